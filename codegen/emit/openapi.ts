@@ -1,0 +1,290 @@
+/** Emits generated/openapi.json: the whole REST interface (spec part 4.1) as OpenAPI 3.1.0. */
+import type { Manifest, ToolDefinition } from '../manifest/types.ts';
+import { inputSchema, toJsonSchema, type JsonSchema } from './json-schema.ts';
+import {
+  BUILTIN_SOURCE, GENERATED_NOTICE, argsTypeName, callOperationId, dataTypeName, describeOperationId,
+  extraTypeName, recordSchemaName, resultSchemaName, toolPath,
+} from './names.ts';
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const responseRef = (name: string): JsonSchema => ({ $ref: `#/components/responses/${name}` });
+const headerRef = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
+const json = (schema: JsonSchema): JsonSchema => ({ 'application/json': { schema } });
+
+/** Every error of spec part 7 (and 413 for oversized bodies), by response component name. */
+const errorResponses: Array<{ name: string; status: string; code: string; description: string }> = [
+  { name: 'InvalidInput', status: '400', code: 'invalid_input', description: 'The arguments do not match the tool\'s schema (the message names the fields), the body is not a JSON object, or the content type is not JSON.' },
+  { name: 'Unauthorized', status: '401', code: 'unauthorized', description: 'The API key is missing or not valid.' },
+  { name: 'InsufficientCredits', status: '402', code: 'insufficient_credits', description: 'The account has not enough credits for the call.' },
+  { name: 'PackDisabled', status: '403', code: 'pack_disabled', description: 'The tool\'s discipline pack is switched off for the account.' },
+  { name: 'UnknownTool', status: '404', code: 'unknown_tool', description: 'No tool has the name in the path.' },
+  { name: 'PayloadTooLarge', status: '413', code: 'payload_too_large', description: 'The request body is larger than the limit.' },
+  { name: 'RateLimited', status: '429', code: 'rate_limited', description: 'Too many requests with this key; wait the seconds given in Retry-After.' },
+  { name: 'Internal', status: '500', code: 'internal', description: 'Unexpected server-side failure.' },
+  { name: 'UpstreamError', status: '502', code: 'upstream_error', description: 'The tool could not complete, for example because no source answered. Nothing is charged.' },
+];
+
+const rateLimitHeaders = {
+  'RateLimit-Limit': headerRef('RateLimitLimit'),
+  'RateLimit-Remaining': headerRef('RateLimitRemaining'),
+  'RateLimit-Reset': headerRef('RateLimitReset'),
+  'RateLimit-Policy': headerRef('RateLimitPolicy'),
+  RateLimit: headerRef('RateLimit'),
+};
+
+function sharedComponents(manifest: Manifest): JsonSchema {
+  const schemas: JsonSchema = {
+    Error: {
+      type: 'object',
+      description: 'The error object of spec part 2.4.',
+      additionalProperties: false,
+      required: ['error'],
+      properties: {
+        error: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', enum: errorResponses.map((error) => error.code) },
+            message: { type: 'string' },
+          },
+        },
+      },
+    },
+    FailedSource: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['source', 'error'],
+      properties: { source: { type: 'string' }, error: { type: 'string' } },
+    },
+    File: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'url', 'mimeType'],
+      properties: { name: { type: 'string' }, url: { type: 'string', format: 'uri' }, mimeType: { type: 'string' } },
+    },
+    ToolDescription: {
+      type: 'object',
+      description: 'The tool description of spec part 2.1.',
+      additionalProperties: false,
+      required: ['name', 'title', 'description', 'pack', 'input_schema'],
+      properties: {
+        name: { type: 'string' },
+        title: { type: 'string' },
+        description: { type: 'string' },
+        pack: { type: 'string', enum: manifest.packs.map((pack) => pack.id) },
+        input_schema: { type: 'object', description: 'JSON Schema of the tool\'s arguments.' },
+      },
+    },
+    ToolList: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['tools'],
+      properties: {
+        tools: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name', 'title', 'description', 'pack', 'credits', 'capability', 'path'],
+            properties: {
+              name: { type: 'string' },
+              title: { type: 'string' },
+              description: { type: 'string' },
+              pack: { type: 'string', enum: manifest.packs.map((pack) => pack.id) },
+              credits: { type: 'integer', minimum: 0, description: 'Credits charged per successful call.' },
+              capability: { type: 'string' },
+              path: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+  };
+  const responses = Object.fromEntries(
+    errorResponses.map((error) => [
+      error.name,
+      {
+        description: error.description,
+        ...(error.status === '429' ? { headers: { 'Retry-After': headerRef('RetryAfter'), ...rateLimitHeaders } } : {}),
+        content: {
+          'application/json': {
+            schema: ref('Error'),
+            example: { error: { code: error.code, message: error.description } },
+          },
+        },
+      },
+    ]),
+  );
+  const integerHeader = (description: string): JsonSchema => ({ description, schema: { type: 'integer', minimum: 0 } });
+  const headers = {
+    RetryAfter: integerHeader('Seconds to wait before the next request.'),
+    RateLimitLimit: integerHeader('Requests allowed per window for this key.'),
+    RateLimitRemaining: integerHeader('Requests left in the current window.'),
+    RateLimitReset: integerHeader('Seconds until the current window resets.'),
+    RateLimitPolicy: {
+      description: 'The quota policy (IETF httpapi-ratelimit-headers), e.g. `"default";q=60;w=60`.',
+      schema: { type: 'string' },
+    },
+    RateLimit: {
+      description: 'The remaining quota (IETF httpapi-ratelimit-headers), e.g. `"default";r=59;t=60`.',
+      schema: { type: 'string' },
+    },
+  };
+  return { schemas, responses, headers };
+}
+
+function recordSchema(tool: ToolDefinition): JsonSchema {
+  const sources = tool.upstream ? [...new Set(tool.upstream.calls.map((call) => call.source))] : [BUILTIN_SOURCE];
+  return {
+    type: 'object',
+    description: `One record of ${tool.name} (spec part 2.3).`,
+    additionalProperties: false,
+    required: ['id', 'type', 'source', 'license', 'attribution', 'retrievedAt', 'data'],
+    properties: {
+      id: { type: 'string', description: 'Record identifier: the source id, a colon, the native id.', pattern: '^[a-z][a-z0-9-]*:.+$' },
+      type: { type: 'string', const: tool.record_type },
+      source: { type: 'string', enum: sources },
+      title: { type: 'string' },
+      url: { type: 'string', format: 'uri' },
+      license: { type: 'string' },
+      attribution: { type: 'string' },
+      retrievedAt: { type: 'string', format: 'date-time', description: 'UTC, with milliseconds.' },
+      data: ref(dataTypeName(tool.name)),
+    },
+  };
+}
+
+function resultSchema(tool: ToolDefinition): JsonSchema {
+  const properties: JsonSchema = {
+    summary: { type: 'string', description: 'One sentence describing the result.' },
+    records: { type: 'array', items: ref(recordSchemaName(tool.name)) },
+    partial: { type: 'boolean', const: true, description: 'Present only when some sources failed and others answered.' },
+    failedSources: { type: 'array', items: ref('FailedSource'), description: 'Present only when a source failed.' },
+    files: { type: 'array', items: ref('File'), description: 'Present only when the call produced a file.' },
+  };
+  if (tool.extra) properties.extra = ref(extraTypeName(tool.name));
+  properties.credits_used = { type: 'integer', minimum: 0, description: 'Credits charged for this call.' };
+  properties.call_id = { type: 'string', description: 'Identifier of this call.' };
+  return {
+    type: 'object',
+    description: `The result of ${tool.name} (spec part 2.2).`,
+    additionalProperties: false,
+    required: ['summary', 'records', 'credits_used', 'call_id'],
+    properties,
+  };
+}
+
+function describeCost(tool: ToolDefinition): string {
+  if (tool.figure_price_credits !== undefined) {
+    return `${tool.credits} credits at call time; ${tool.figure_price_credits} credits when the image is finished.`;
+  }
+  return `${tool.credits} credit${tool.credits === 1 ? '' : 's'} per successful call.`;
+}
+
+function toolPathItem(tool: ToolDefinition): JsonSchema {
+  const hasRequired = (tool.input.required ?? []).length > 0;
+  const errors = ['InvalidInput', 'Unauthorized', 'InsufficientCredits', 'PackDisabled', 'UnknownTool',
+    'PayloadTooLarge', 'RateLimited', 'Internal', 'UpstreamError'];
+  const statusOf = (name: string): string => errorResponses.find((error) => error.name === name)!.status;
+  return {
+    get: {
+      operationId: describeOperationId(tool.name),
+      summary: `Describe ${tool.name}`,
+      description: 'Returns the tool description (spec part 2.1). No key needed.',
+      tags: [tool.pack],
+      security: [],
+      responses: {
+        '200': { description: 'The tool description.', content: json(ref('ToolDescription')) },
+        '500': responseRef('Internal'),
+      },
+    },
+    post: {
+      operationId: callOperationId(tool.name),
+      summary: tool.title,
+      description: `${tool.description}\n\nCost: ${describeCost(tool)}`,
+      tags: [tool.pack],
+      security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+      requestBody: { required: hasRequired, content: json(ref(argsTypeName(tool.name))) },
+      responses: {
+        '200': { description: 'The call succeeded.', headers: rateLimitHeaders, content: json(ref(resultSchemaName(tool.name))) },
+        ...Object.fromEntries(errors.map((name) => [statusOf(name), responseRef(name)])),
+      },
+      'x-credits': tool.credits,
+      ...(tool.figure_price_credits !== undefined ? { 'x-figure-price-credits': tool.figure_price_credits } : {}),
+    },
+  };
+}
+
+export function buildOpenApi(manifest: Manifest): JsonSchema {
+  const tools = [...manifest.tools].sort((a, b) => a.name.localeCompare(b.name));
+  const shared = sharedComponents(manifest);
+  const toolSchemas: JsonSchema = {};
+  for (const tool of tools) {
+    toolSchemas[argsTypeName(tool.name)] = { description: `Arguments of ${tool.name}.`, ...inputSchema(tool) };
+    toolSchemas[dataTypeName(tool.name)] = toJsonSchema(tool.data, true);
+    if (tool.extra) toolSchemas[extraTypeName(tool.name)] = toJsonSchema(tool.extra, true);
+    toolSchemas[recordSchemaName(tool.name)] = recordSchema(tool);
+    toolSchemas[resultSchemaName(tool.name)] = resultSchema(tool);
+  }
+  const schemas = { ...(shared.schemas as JsonSchema), ...toolSchemas };
+  const sortedSchemas = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name]]));
+  const paths: JsonSchema = {
+    '/api/v1': {
+      get: {
+        operationId: 'listTools',
+        summary: 'List all tools',
+        description: 'Every tool with its pack, credits and path. No key needed.',
+        tags: ['api'],
+        security: [],
+        responses: {
+          '200': { description: 'All tools.', content: json(ref('ToolList')) },
+          '500': responseRef('Internal'),
+        },
+      },
+    },
+    '/api/v1/openapi.json': {
+      get: {
+        operationId: 'getOpenApi',
+        summary: 'This OpenAPI description',
+        description: 'The OpenAPI 3.1 description of the whole API. No key needed.',
+        tags: ['api'],
+        security: [],
+        responses: {
+          '200': { description: 'The OpenAPI document.', content: json({ type: 'object' }) },
+          '500': responseRef('Internal'),
+        },
+      },
+    },
+  };
+  for (const tool of tools) paths[toolPath(tool.name)] = toolPathItem(tool);
+  return {
+    'x-generated': GENERATED_NOTICE,
+    openapi: '3.1.0',
+    info: {
+      title: 'Research Tools API',
+      version: '1.0.0',
+      summary: 'One authenticated, credit-billed interface to research lookup tools.',
+      description:
+        'Each tool is called with POST /api/v1/<tool> and a JSON object of arguments, with an API key in ' +
+        '`Authorization: Bearer <key>` or `x-api-key: <key>`. Each successful call costs the tool\'s credits; ' +
+        'a failed call costs nothing. Limit: 60 requests per minute per key.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: 'http://localhost:8080', description: 'Replaced at run time by PUBLIC_BASE_URL.' }],
+    tags: [
+      { name: 'api', description: 'The API itself' },
+      ...manifest.packs.map((pack) => ({ name: pack.id, description: pack.title })),
+    ],
+    paths,
+    components: {
+      schemas: sortedSchemas,
+      responses: shared.responses,
+      headers: shared.headers,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (`sm_…`) as a bearer token.' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key (`sm_…`).' },
+      },
+    },
+  };
+}

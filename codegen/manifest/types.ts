@@ -1,0 +1,106 @@
+/** The shape of tools.yaml once loaded and validated. Field names follow the YAML file. */
+
+/** The subset of JSON Schema the manifest allows for arguments, record data and figure extras. */
+export interface SchemaNode {
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  description?: string;
+  enum?: Array<string | number>;
+  const?: string | number | boolean;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: 'date' | 'date-time' | 'uri';
+  items?: SchemaNode;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  additionalProperties?: SchemaNode | boolean;
+  oneOf?: SchemaNode[];
+}
+
+/** A default that depends on the value of another argument (create_figure's aspect_ratio). */
+export interface DefaultFrom {
+  field: string;
+  map: Record<string, unknown>;
+  otherwise: unknown;
+}
+
+export interface InputProperty extends SchemaNode {
+  default_from?: DefaultFrom;
+}
+
+export type Constraint =
+  | { rule: 'together'; fields: string[] }
+  | { rule: 'at_least_one'; fields: string[] }
+  | { rule: 'ordered'; fields: [string, string] }
+  | { rule: 'max_days'; fields: [string, string]; max: number; when?: Record<string, unknown> };
+
+export interface ToolInput {
+  properties: Record<string, InputProperty>;
+  required?: string[];
+  constraints?: Constraint[];
+}
+
+export interface UpstreamCall {
+  source: string;
+  function: string;
+}
+
+export interface ToolUpstream {
+  select_by?: string;
+  calls: UpstreamCall[];
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  pack: string;
+  credits: number;
+  capability: string;
+  record_type: string;
+  input: ToolInput;
+  data: SchemaNode;
+  extra?: SchemaNode;
+  figure_price_credits?: number;
+  upstream?: ToolUpstream;
+}
+
+export interface PackDefinition {
+  id: string;
+  title: string;
+}
+
+export interface CapabilityDefinition {
+  id: string;
+  title: string;
+}
+
+export interface SourceDefinition {
+  id: string;
+  title: string;
+  base_url: string;
+  docs_url: string;
+  license: string;
+  attribution: string;
+  key: 'required' | 'optional' | 'none';
+  contact_email: 'required' | 'recommended' | 'none';
+  timeout_ms: number;
+  rate_limit: { requests_per_second: number; concurrency: number };
+  cache_ttl_s: number;
+  note?: string;
+}
+
+export interface Manifest {
+  packs: PackDefinition[];
+  capabilities: CapabilityDefinition[];
+  sources: SourceDefinition[];
+  tools: ToolDefinition[];
+}

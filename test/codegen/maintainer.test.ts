@@ -1,0 +1,99 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { Project, ts } from 'ts-morph';
+import { parseDocument } from 'yaml';
+import { runCodegen } from '../../codegen/cli.ts';
+
+const newTool = {
+  name: 'lookup_star_catalogue',
+  title: 'Look up a star catalogue entry',
+  description: 'Finds a star in a catalogue by its number.',
+  pack: 'astro',
+  credits: 1,
+  capability: 'astro_objects',
+  record_type: 'star',
+  input: {
+    properties: {
+      number: { type: 'integer', minimum: 1, description: 'Catalogue number.' },
+      limit: { type: 'integer', minimum: 1, maximum: 10, default: 3, description: 'Entries.' },
+    },
+    required: ['number'],
+  },
+  data: { properties: { magnitude: { type: 'number' } }, required: ['magnitude'] },
+  upstream: { calls: [{ source: 'simbad', function: 'tapQuery' }] },
+};
+
+function quietly<T>(run: () => T): T {
+  const log = console.log;
+  const error = console.error;
+  console.log = () => {};
+  console.error = () => {};
+  try {
+    return run();
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+describe('a maintainer adds a tool to tools.yaml and runs codegen', () => {
+  let folder: string;
+  before(() => {
+    folder = mkdtempSync(join(tmpdir(), 'codegen-maintainer-'));
+    const document = parseDocument(readFileSync('tools.yaml', 'utf8'));
+    document.addIn(['tools'], newTool);
+    writeFileSync(join(folder, 'tools.yaml'), document.toString());
+    expect(quietly(() => runCodegen(['--manifest', join(folder, 'tools.yaml'), '--out', join(folder, 'generated')]))).to.equal(0);
+  });
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('gets an OpenAPI path with POST and GET for the new tool, with its arguments and default', () => {
+    const openapi = JSON.parse(readFileSync(join(folder, 'generated/openapi.json'), 'utf8'));
+    expect(Object.keys(openapi.paths['/api/v1/lookup_star_catalogue'])).to.deep.equal(['get', 'post']);
+    expect(openapi.paths['/api/v1/lookup_star_catalogue'].post.operationId).to.equal('lookupStarCatalogue');
+    expect(openapi.components.schemas.LookupStarCatalogueArgs).to.deep.equal({
+      description: 'Arguments of lookup_star_catalogue.',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        number: { type: 'integer', description: 'Catalogue number.', minimum: 1 },
+        limit: { type: 'integer', description: 'Entries.', minimum: 1, maximum: 10, default: 3 },
+      },
+      required: ['number'],
+    });
+  });
+
+  it('gets a typed route: a handler table without the new tool, or with a mistyped one, does not compile', () => {
+    const routes = readFileSync(join(folder, 'generated/routes.ts'), 'utf8');
+    expect(routes).to.contain('lookup_star_catalogue: ToolHandler<LookupStarCatalogueArgs, LookupStarCatalogueData, Context>;');
+    const project = new Project({
+      compilerOptions: {
+        strict: true, noEmit: true, allowImportingTsExtensions: true, target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], skipLibCheck: true,
+      },
+    });
+    mkdirSync(join(folder, 'use'), { recursive: true });
+    writeFileSync(join(folder, 'package.json'), '{"type":"module"}');
+    copyFileSync(join(folder, 'package.json'), join(folder, 'use/package.json'));
+    const source = `import type { ToolHandlers } from '../generated/routes.ts';
+import type { LookupStarCatalogueArgs } from '../generated/types.ts';
+declare const others: Omit<ToolHandlers<null>, 'lookup_star_catalogue'>;
+export const missing: ToolHandlers<null> = others;
+export const wrong: ToolHandlers<null> = { ...others, lookup_star_catalogue: async (args: { number: string }) => ({ summary: args.number, records: [] }) };
+export const right: ToolHandlers<null> = { ...others, lookup_star_catalogue: async (args: LookupStarCatalogueArgs) => ({ summary: String(args.number + args.limit), records: [] }) };
+`;
+    const file = project.createSourceFile(join(folder, 'use/handlers.ts'), source);
+    project.addSourceFilesAtPaths(join(folder, 'generated/*.ts'));
+    const messages = project.getPreEmitDiagnostics().map((diagnostic) => ({
+      line: diagnostic.getLineNumber(),
+      file: diagnostic.getSourceFile()?.getBaseName(),
+      text: ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, '\n'),
+    }));
+    expect(messages.map((message) => `${message.file}:${message.line}`)).to.deep.equal(['handlers.ts:4', 'handlers.ts:5']);
+    expect(messages[0]!.text).to.contain("Property 'lookup_star_catalogue' is missing");
+    expect(messages[1]!.text).to.contain("Type 'number' is not assignable to type 'string'");
+    expect(file.getBaseName()).to.equal('handlers.ts');
+  });
+});

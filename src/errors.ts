@@ -1,0 +1,45 @@
+/**
+ * Errors are values with a code. Every error answer of the API is made from an ApiError, and the
+ * error middleware at the end of the app is the one place where anything becomes an HTTP status.
+ */
+export type ErrorCode =
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'insufficient_credits'
+  | 'pack_disabled'
+  | 'unknown_tool'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'internal';
+
+const statusOf: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  insufficient_credits: 402,
+  pack_disabled: 403,
+  unknown_tool: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal: 500,
+  upstream_error: 502,
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get status(): number {
+    return statusOf[this.code];
+  }
+}

@@ -1,0 +1,106 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import knex, { type Knex } from 'knex';
+import type BetterSqlite3 from 'better-sqlite3';
+import { migrationSource } from './migrations.ts';
+
+export class DatabaseUrlError extends Error {}
+
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/** Knex's warnings, less the migration-lock ones: migrateToLatest waits and retries instead. */
+const knexLog = {
+  warn(message: string): void {
+    if (!/already locked|migrate:unlock/.test(message)) console.warn(`knex: ${message}`);
+  },
+};
+
+/**
+ * Opens a connection pool for `mysql://user:pass@host:port/db` (mysql2) or `sqlite:<path>`
+ * (better-sqlite3; the parent folder is created). Close it with `db.destroy()`.
+ */
+export function openDatabase(databaseUrl: string): Knex {
+  if (databaseUrl.startsWith('mysql://')) return openMysql(databaseUrl);
+  if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl);
+  throw new DatabaseUrlError(
+    `unsupported DATABASE_URL "${redact(databaseUrl)}": expected mysql://user:pass@host:port/db or sqlite:<path>`,
+  );
+}
+
+function openMysql(databaseUrl: string): Knex {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    throw new DatabaseUrlError(`malformed DATABASE_URL "${redact(databaseUrl)}"`);
+  }
+  const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!url.hostname || !database) {
+    throw new DatabaseUrlError(`DATABASE_URL "${redact(databaseUrl)}" must name a host and a database`);
+  }
+  return knex({
+    client: 'mysql2',
+    connection: {
+      host: url.hostname,
+      port: url.port ? Number(url.port) : 3306,
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database,
+      charset: 'utf8mb4',
+      // DATETIME columns hold UTC; without this mysql2 would convert through the host's time zone.
+      timezone: 'Z',
+    },
+    pool: { min: 0, max: 10 },
+    log: knexLog,
+  });
+}
+
+function openSqlite(databaseUrl: string): Knex {
+  // Accepts sqlite:./relative, sqlite:/absolute, sqlite:///absolute and sqlite::memory:.
+  const location = databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '');
+  if (!location) throw new DatabaseUrlError('DATABASE_URL "sqlite:" must be followed by a file path');
+  const filename = location === ':memory:' ? location : path.resolve(location);
+  if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
+  return knex({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    log: knexLog,
+    pool: {
+      afterCreate(connection: BetterSqlite3.Database, done: (error: Error | null, connection: unknown) => void) {
+        try {
+          connection.pragma('journal_mode = WAL');
+          connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+          connection.pragma('foreign_keys = ON');
+          done(null, connection);
+        } catch (error) {
+          done(error as Error, connection);
+        }
+      },
+    },
+  });
+}
+
+function redact(databaseUrl: string): string {
+  return databaseUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+const MIGRATION_ATTEMPTS = 5;
+
+/**
+ * Brings the schema up to date; cheap when it already is, so it runs on every start. Processes
+ * that start together on a fresh database can collide creating knex's bookkeeping tables or
+ * taking its lock; the loser waits a moment and tries again.
+ */
+export async function migrateToLatest(db: Knex): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.migrate.latest({ migrationSource });
+      return;
+    } catch (error) {
+      const collided = /already (exists|locked)/i.test(error instanceof Error ? error.message : '');
+      if (!collided || attempt >= MIGRATION_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}

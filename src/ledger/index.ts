@@ -1,0 +1,28 @@
+export { openDatabase, migrateToLatest, DatabaseUrlError } from './database.ts';
+export { LEDGER_ENTRY_KINDS, type LedgerEntryKind } from './migrations.ts';
+export { LedgerError, type LedgerErrorCode } from './errors.ts';
+export { createAccount, getAccount, addCredits, type Account, type AccountSummary } from './accounts.ts';
+export {
+  createKey,
+  listKeys,
+  deleteKey,
+  authenticateKey,
+  hashKey,
+  KEY_PREFIX,
+  type CreatedKey,
+  type KeyListing,
+  type AuthenticatedKey,
+} from './keys.ts';
+export {
+  PACK_IDS,
+  isPackId,
+  setPackEnabled,
+  packSettings,
+  enabledPacks,
+  isPackEnabled,
+  type PackId,
+  type PackSettings,
+} from './packs.ts';
+export { debit, refund, ledgerSum, getBalance, type DebitResult } from './credits.ts';
+export { recordCall, usage, type CallRecord, type UsageEntry } from './calls.ts';
+export { inTransaction } from './transaction.ts';

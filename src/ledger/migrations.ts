@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+
+/**
+ * The schema, as knex migrations kept in code (no directory scan, so they run the same under tsx
+ * and compiled). Valid on MySQL 8 / MariaDB 10.6+ and SQLite. Append new migrations; never edit
+ * one that has shipped.
+ *
+ * Timestamps are written by the application as JS Dates: DATETIME(3) in UTC on MySQL, epoch
+ * milliseconds on SQLite (knex's better-sqlite3 binding); `toDate` in time.ts reads both.
+ */
+export const LEDGER_ENTRY_KINDS = ['grant', 'debit', 'refund', 'hold', 'capture', 'release'] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
+
+interface NamedMigration extends Knex.Migration {
+  name: string;
+}
+
+/** Creates a table; on MySQL with binary collation, so ids and key hashes compare case-sensitively. */
+function createTable(db: Knex, name: string, build: (table: Knex.CreateTableBuilder) => void): Knex.SchemaBuilder {
+  return db.schema.createTable(name, (table) => {
+    if (db.client.dialect === 'mysql') table.collate('utf8mb4_bin');
+    build(table);
+  });
+}
+
+const initialSchema: NamedMigration = {
+  name: '001_accounts_keys_packs_ledger_calls',
+  async up(db) {
+    await createTable(db, 'accounts', (table) => {
+      table.string('id', 32).primary();
+      table.string('name', 255).notNullable();
+      // Cached sum of the account's ledger entries, kept in step inside the same transactions.
+      table.bigInteger('balance').notNullable().defaultTo(0);
+      table.datetime('created_at', { precision: 3 }).notNullable();
+    });
+
+    await createTable(db, 'api_keys', (table) => {
+      table.string('id', 32).primary();
+      table.string('account_id', 32).notNullable().references('id').inTable('accounts');
+      table.string('name', 255).nullable();
+      table.string('prefix', 16).notNullable();
+      table.string('key_hash', 64).notNullable().unique({ indexName: 'api_keys_key_hash_unique' });
+      table.datetime('created_at', { precision: 3 }).notNullable();
+      table.datetime('last_used_at', { precision: 3 }).nullable();
+      // Keys are soft-deleted so past calls still name the key that made them.
+      table.datetime('deleted_at', { precision: 3 }).nullable();
+      table.index(['account_id'], 'api_keys_account_id_index');
+    });
+
+    await createTable(db, 'account_packs', (table) => {
+      table.string('account_id', 32).notNullable().references('id').inTable('accounts');
+      table.string('pack', 32).notNullable();
+      table.boolean('enabled').notNullable();
+      table.primary(['account_id', 'pack']);
+    });
+
+    await createTable(db, 'ledger_entries', (table) => {
+      table.bigIncrements('id').primary();
+      table.string('account_id', 32).notNullable().references('id').inTable('accounts');
+      table.string('call_id', 64).nullable();
+      table.string('kind', 16).notNullable().checkIn([...LEDGER_ENTRY_KINDS]);
+      table.bigInteger('amount').notNullable();
+      table.datetime('created_at', { precision: 3 }).notNullable();
+      // A call is debited at most once and refunded at most once (NULL call_ids, i.e. grants, never collide).
+      table.unique(['call_id', 'kind'], { indexName: 'ledger_entries_call_id_kind_unique' });
+      table.index(['account_id'], 'ledger_entries_account_id_index');
+    });
+
+    await createTable(db, 'calls', (table) => {
+      table.string('call_id', 64).primary();
+      table.string('account_id', 32).notNullable().references('id').inTable('accounts');
+      table.string('key_id', 32).nullable().references('id').inTable('api_keys');
+      table.string('tool', 64).notNullable();
+      table.string('status', 64).notNullable();
+      table.integer('credits').notNullable();
+      table.integer('duration_ms').notNullable();
+      table.datetime('created_at', { precision: 3 }).notNullable();
+      table.index(['account_id', 'created_at'], 'calls_account_id_created_at_index');
+    });
+  },
+  async down(db) {
+    for (const table of ['calls', 'ledger_entries', 'account_packs', 'api_keys', 'accounts']) {
+      await db.schema.dropTableIfExists(table);
+    }
+  },
+};
+
+const migrations: NamedMigration[] = [initialSchema];
+
+export const migrationSource: Knex.MigrationSource<NamedMigration> = {
+  getMigrations: async () => migrations,
+  getMigrationName: (migration) => migration.name,
+  getMigration: async (migration) => migration,
+};

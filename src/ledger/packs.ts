@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import { LedgerError } from './errors.ts';
+import { requireAccount } from './account-lookup.ts';
+
+/** Discipline packs (the spec's `discipline` values). Every pack is on unless an account switched it off. */
+export const PACK_IDS = ['general', 'life', 'chem', 'earth', 'astro', 'humanities'] as const;
+export type PackId = (typeof PACK_IDS)[number];
+export type PackSettings = Record<PackId, boolean>;
+
+export function isPackId(value: string): value is PackId {
+  return (PACK_IDS as readonly string[]).includes(value);
+}
+
+function requirePackId(pack: string): asserts pack is PackId {
+  if (!isPackId(pack)) {
+    throw new LedgerError('invalid_input', `unknown pack "${pack}": expected one of ${PACK_IDS.join(', ')}`);
+  }
+}
+
+export async function setPackEnabled(db: Knex, accountId: string, pack: string, enabled: boolean): Promise<void> {
+  requirePackId(pack);
+  await requireAccount(db, accountId);
+  await db('account_packs')
+    .insert({ account_id: accountId, pack, enabled })
+    .onConflict(['account_id', 'pack'])
+    .merge(['enabled']);
+}
+
+/** Every pack with its state for the account (no row means on). Does not check that the account exists. */
+export async function packSettings(db: Knex, accountId: string): Promise<PackSettings> {
+  const rows: { pack: string; enabled: unknown }[] = await db('account_packs')
+    .where({ account_id: accountId })
+    .select('pack', 'enabled');
+  const settings = Object.fromEntries(PACK_IDS.map((pack) => [pack, true])) as PackSettings;
+  for (const row of rows) {
+    if (isPackId(row.pack)) settings[row.pack] = Boolean(row.enabled);
+  }
+  return settings;
+}
+
+export async function enabledPacks(db: Knex, accountId: string): Promise<PackId[]> {
+  const settings = await packSettings(db, accountId);
+  return PACK_IDS.filter((pack) => settings[pack]);
+}
+
+/** One primary-key lookup; meant for the request path. */
+export async function isPackEnabled(db: Knex, accountId: string, pack: string): Promise<boolean> {
+  requirePackId(pack);
+  const row: { enabled: unknown } | undefined = await db('account_packs')
+    .where({ account_id: accountId, pack })
+    .first('enabled');
+  return row === undefined || Boolean(row.enabled);
+}

@@ -1,0 +1,60 @@
+/**
+ * npm start: applies the ledger migrations, starts the server, and on a fresh embedded database
+ * creates a first account and key so a newcomer can make a call at once.
+ */
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { ToolHandlers } from '../generated/routes.ts';
+import type { ToolContext } from './tools/context.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createKey, createAccount, migrateToLatest, openDatabase } from './ledger/index.ts';
+import { createLogger } from './logging.ts';
+import { createApp } from './server/app.ts';
+
+const STARTER_CREDITS = 100;
+
+async function createStarterAccount(db: Knex, config: { databaseUrl: string; port: number }, logger: Logger): Promise<void> {
+  if (!config.databaseUrl.startsWith('sqlite:')) return;
+  const existing = await db('accounts').count<Array<{ count: number | string }>>({ count: '*' });
+  if (Number(existing[0]?.count ?? 0) > 0) return;
+  const account = await createAccount(db, { name: 'local', credits: STARTER_CREDITS });
+  const key = await createKey(db, account.id, 'starter key');
+  // The key is printed once, to the terminal, never to the structured log.
+  process.stdout.write(
+    `\nFirst start on the embedded database: created account ${account.id} with ${STARTER_CREDITS} credits and this API key\n` +
+      `(shown only now; keep it):\n\n  ${key.key}\n\nTry it:\n\n` +
+      `  curl -s -X POST http://localhost:${config.port}/api/v1/list_capabilities \\\n` +
+      `    -H 'Authorization: Bearer ${key.key}' -H 'Content-Type: application/json' -d '{}'\n\n`,
+  );
+  logger.info({ account_id: account.id }, 'created the starter account');
+}
+
+/** Starts the server from the environment's configuration; tests and the benchmark pass their own handlers. */
+export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const db = openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  await createStarterAccount(db, config, logger);
+  const app = await createApp({ db, config, logger, handlers });
+  const server = app.listen(config.port, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info({ port, database: config.databaseUrl.split(':')[0] }, `listening on port ${port}`);
+  });
+  const stop = (): void => {
+    server.close(() => void db.destroy().then(() => process.exit(0)));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+export function exitOnStartupFailure(error: unknown): never {
+  const message = error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error);
+  process.stderr.write(`${JSON.stringify({ error: { code: 'startup_failed', message } })}\n`);
+  process.exit(1);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  startFromEnvironment().catch(exitOnStartupFailure);
+}

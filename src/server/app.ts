@@ -1,0 +1,62 @@
+/** The Express app: health checks, the four generic endpoints of spec part 4.1, JSON errors only. */
+import express, { type Express } from 'express';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import openapi from '../../generated/openapi.json' with { type: 'json' };
+import { buildRouteTable, type ToolHandlers } from '../../generated/routes.ts';
+import type { Config } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import type { ToolContext } from '../tools/context.ts';
+import { createHandlers } from '../tools/handlers.ts';
+import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
+import { errorMiddleware } from './error-middleware.ts';
+import { createRateLimits } from './rate-limits.ts';
+import { createRequestValidator } from './request-validation.ts';
+import { toolCallHandler } from './tool-call.ts';
+
+export interface AppDependencies {
+  db: Knex;
+  config: Config;
+  logger: Logger;
+  /** The tool implementations; the real ones unless a test or benchmark supplies its own. */
+  handlers?: ToolHandlers<ToolContext>;
+}
+
+export async function createApp({ db, config, logger, handlers = createHandlers() }: AppDependencies): Promise<Express> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  const limits = await createRateLimits(db, config.rateLimitPerMinute);
+
+  app.get('/healthz', (_request, response) => {
+    response.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_request, response) => {
+    try {
+      await db.raw('select 1');
+      response.json({ status: 'ready', database: 'reachable' });
+    } catch {
+      response.status(503).json({ error: { code: 'internal', message: 'database not reachable' } });
+    }
+  });
+
+  app.get('/api/v1', listToolsHandler());
+  app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
+  app.get('/api/v1/:tool', describeToolHandler());
+  app.post(
+    '/api/v1/:tool',
+    toolCallHandler({
+      db, config, logger, limits,
+      routes: buildRouteTable(handlers),
+      validateRequest: createRequestValidator(openapi),
+    }),
+  );
+  app.all('/api/v1/:tool', (request) => {
+    throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to describe a tool and POST to call it`);
+  });
+  app.use((request) => {
+    throw new ApiError('not_found', `nothing at ${request.method} ${request.path}; the API lives under /api/v1`);
+  });
+  app.use(errorMiddleware(logger));
+  return app;
+}

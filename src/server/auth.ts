@@ -1,0 +1,29 @@
+/** Finds the API key of a request (spec part 5) and the account it belongs to. */
+import type { Request } from 'express';
+import type { Knex } from 'knex';
+import { ApiError } from '../errors.ts';
+import { authenticateKey, type AuthenticatedKey } from '../ledger/index.ts';
+import type { RateLimits } from './rate-limits.ts';
+
+/** The key from `Authorization: Bearer <key>` or `x-api-key: <key>`; undefined when neither is sent. */
+export function presentedKey(request: Request): string | undefined {
+  const authorization = request.get('authorization');
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1] ?? '';
+  }
+  return request.get('x-api-key')?.trim();
+}
+
+export async function authenticate(request: Request, db: Knex, limits: RateLimits): Promise<AuthenticatedKey> {
+  const address = request.ip ?? 'unknown';
+  limits.checkAddress(address);
+  const key = presentedKey(request);
+  if (key === undefined) {
+    throw new ApiError('unauthorized', 'API key missing: send `Authorization: Bearer <key>` or `x-api-key: <key>`');
+  }
+  const found = key === '' ? null : await authenticateKey(db, key);
+  if (found) return found;
+  await limits.recordFailedKey(address);
+  throw new ApiError('unauthorized', 'API key not valid');
+}

@@ -1,0 +1,49 @@
+/** The one place where an error becomes an HTTP answer: the spec's JSON error object, never HTML. */
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors.ts';
+
+export function sendError(response: Response, error: ApiError): void {
+  response.status(error.status).set(error.headers).json({ error: { code: error.code, message: error.message } });
+}
+
+/** Errors thrown by body parsing (express.json) carry a `type`; map the ones a client can cause. */
+function fromBodyParser(error: { type?: string; status?: number; limit?: number }): ApiError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new ApiError('invalid_input', 'body: not valid JSON');
+    case 'entity.too.large':
+      return new ApiError('payload_too_large', `body: larger than the limit of ${error.limit} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('invalid_input', 'body: unsupported encoding or charset; send UTF-8 JSON');
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new ApiError('invalid_input', 'body: the request body was incomplete');
+    default:
+      return undefined;
+  }
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error && typeof error === 'object') {
+    const mapped = fromBodyParser(error as { type?: string });
+    if (mapped) return mapped;
+  }
+  return new ApiError('internal', 'unexpected server-side failure');
+}
+
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (error, request, response, _next) => {
+    const apiError = toApiError(error);
+    if (apiError.code === 'internal') {
+      logger.error({ err: error, method: request.method, path: request.path }, 'unexpected failure');
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    sendError(response, apiError);
+  };
+}

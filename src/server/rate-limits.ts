@@ -1,0 +1,94 @@
+/**
+ * Request-rate limits, kept in the ledger database so that every server process on the same
+ * database shares them (rate-limiter-flexible's MySQL and SQLite stores over our knex pool).
+ *  - per API key: RATE_LIMIT_PER_MINUTE requests per minute;
+ *  - per client address: a few failed key attempts, so keys cannot be guessed at speed.
+ */
+import type { Knex } from 'knex';
+import {
+  RateLimiterMySQL, RateLimiterRes, RateLimiterSQLite, type IRateLimiterStoreOptions, type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { ApiError } from '../errors.ts';
+
+const WINDOW_SECONDS = 60;
+export const FAILED_KEY_ATTEMPTS = 10;
+const FAILED_KEY_WINDOW_SECONDS = 300;
+
+export interface RateLimits {
+  /** Counts one request of a key; throws 429 rate_limited when over the limit. Returns the headers to send. */
+  consumeKey(keyId: string): Promise<Record<string, string>>;
+  /** Throws 429 when this address has made too many failed key attempts recently. */
+  checkAddress(address: string): void;
+  /** Counts one failed key attempt of an address; throws 429 once the address is over its limit. */
+  recordFailedKey(address: string): Promise<void>;
+}
+
+async function storeLimiter(db: Knex, options: Omit<IRateLimiterStoreOptions, 'storeClient'> & { tableName: string }): Promise<RateLimiterAbstract> {
+  const client = (db.client as { config: { client: string } }).config.client;
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error): void => (error ? reject(error) : resolve(limiter));
+    let limiter: RateLimiterAbstract;
+    if (client === 'mysql2') {
+      const dbName = (db.client as { connectionSettings: { database: string } }).connectionSettings.database;
+      limiter = new RateLimiterMySQL({ ...options, storeClient: db, storeType: 'knex', dbName, clearExpiredByTimeout: false }, done);
+    } else {
+      limiter = new RateLimiterSQLite({ ...options, storeClient: db, storeType: 'knex' }, done);
+    }
+  });
+}
+
+function headers(limit: number, remaining: number, resetSeconds: number): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(remaining),
+    'RateLimit-Reset': String(resetSeconds),
+    // The IETF httpapi-ratelimit-headers draft's structured fields.
+    'RateLimit-Policy': `"per-key";q=${limit};w=${WINDOW_SECONDS}`,
+    RateLimit: `"per-key";r=${remaining};t=${resetSeconds}`,
+  };
+}
+
+const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+export async function createRateLimits(db: Knex, perMinute: number): Promise<RateLimits> {
+  const keys = await storeLimiter(db, {
+    tableName: 'rate_limit_keys', keyPrefix: 'key', points: perMinute, duration: WINDOW_SECONDS,
+  });
+  const addresses = (await storeLimiter(db, {
+    tableName: 'rate_limit_addresses', keyPrefix: 'addr', points: FAILED_KEY_ATTEMPTS, duration: FAILED_KEY_WINDOW_SECONDS,
+    inMemoryBlockOnConsumed: FAILED_KEY_ATTEMPTS + 1, inMemoryBlockDuration: FAILED_KEY_WINDOW_SECONDS,
+  })) as RateLimiterAbstract & { getInMemoryBlockMsBeforeExpire(key: string): number; getKey(key: string): string };
+
+  const tooManyFailures = (ms: number): ApiError =>
+    new ApiError('rate_limited', `too many failed API key attempts from this address; retry in ${seconds(ms)} s`, {
+      'Retry-After': String(seconds(ms)),
+    });
+
+  return {
+    async consumeKey(keyId) {
+      try {
+        const result = await keys.consume(keyId);
+        return headers(perMinute, result.remainingPoints, seconds(result.msBeforeNext));
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        const wait = seconds(rejection.msBeforeNext);
+        throw new ApiError('rate_limited', `more than ${perMinute} requests per minute with this key; retry in ${wait} s`, {
+          ...headers(perMinute, 0, wait),
+          'Retry-After': String(wait),
+        });
+      }
+    },
+    checkAddress(address) {
+      const blockedMs = addresses.getInMemoryBlockMsBeforeExpire(addresses.getKey(address));
+      if (blockedMs > 0) throw tooManyFailures(blockedMs);
+    },
+    async recordFailedKey(address) {
+      try {
+        await addresses.consume(address);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        throw tooManyFailures(rejection.msBeforeNext);
+      }
+    },
+  };
+}

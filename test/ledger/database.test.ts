@@ -1,0 +1,65 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { DatabaseUrlError, migrateToLatest, openDatabase } from '../../src/ledger/index.ts';
+import { describeOnEachEngine } from '../support/databases.ts';
+
+describe('openDatabase', function () {
+  let folder: string;
+  before(function () {
+    folder = mkdtempSync(path.join(os.tmpdir(), 'research-tools-db-'));
+  });
+  after(function () {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('refuses a URL of another scheme with a message naming the accepted ones, without the password', function () {
+    expect(() => openDatabase('postgres://admin:hunter2@localhost/db'))
+      .to.throw(DatabaseUrlError)
+      .with.property('message')
+      .that.includes('expected mysql://user:pass@host:port/db or sqlite:<path>')
+      .and.not.include('hunter2');
+  });
+
+  it('refuses sqlite: without a path and mysql:// without a database', function () {
+    expect(() => openDatabase('sqlite:')).to.throw(DatabaseUrlError);
+    expect(() => openDatabase('mysql://root@127.0.0.1:3306')).to.throw(DatabaseUrlError);
+  });
+
+  it('creates the parent folders of a SQLite file and opens it in WAL mode with a busy timeout', async function () {
+    const file = path.join(folder, 'nested', 'deeper', 'ledger.sqlite');
+    const db = openDatabase(`sqlite:${file}`);
+    try {
+      await migrateToLatest(db);
+      await migrateToLatest(db);
+      expect(existsSync(file)).to.equal(true);
+      expect(await db.raw('pragma journal_mode')).to.deep.equal([{ journal_mode: 'wal' }]);
+      expect(await db.raw('pragma busy_timeout')).to.deep.equal([{ timeout: 5000 }]);
+      expect(await db.raw('pragma foreign_keys')).to.deep.equal([{ foreign_keys: 1 }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
+describeOnEachEngine('schema migrations', (engine) => {
+  it('creates the five ledger tables and runs again without change', async function () {
+    await migrateToLatest(engine.db);
+    for (const table of ['accounts', 'api_keys', 'account_packs', 'ledger_entries', 'calls']) {
+      expect(await engine.db.schema.hasTable(table), table).to.equal(true);
+    }
+  });
+
+  it('refuses a ledger entry of an unknown kind', async function () {
+    const accountId = `acc_kind${Date.now()}`;
+    await engine.db('accounts').insert({ id: accountId, name: 'Kinds', balance: 0, created_at: new Date() });
+    let refusal: unknown;
+    try {
+      await engine.db('ledger_entries').insert({ account_id: accountId, kind: 'gift', amount: 1, created_at: new Date() });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(String(refusal)).to.match(/constraint/i);
+  });
+});

@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { authenticateKey, createAccount, createKey, deleteKey, hashKey, listKeys } from '../../src/ledger/index.ts';
+import { describeOnEachEngine } from '../support/databases.ts';
+import { expectLedgerError } from './ledger-assertions.ts';
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+async function tableNames(db: Knex): Promise<string[]> {
+  if (db.client.dialect === 'mysql') {
+    return db('information_schema.tables').where('table_schema', db.raw('database()')).pluck('table_name');
+  }
+  return db('sqlite_master').where({ type: 'table' }).pluck('name');
+}
+
+async function lastUsedAt(db: Knex, accountId: string, keyId: string): Promise<string | null | undefined> {
+  const keys = await listKeys(db, accountId);
+  return keys.find((key) => key.id === keyId)?.last_used_at;
+}
+
+describeOnEachEngine('API keys', (engine) => {
+  it('creates a key of sm_ and 40 base62 characters, shown with its first 7 characters as prefix', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Keys', credits: 0 });
+    const created = await createKey(engine.db, accountId, 'laptop');
+    expect(created.key).to.match(/^sm_[0-9A-Za-z]{40}$/);
+    expect(created.id).to.match(/^key_[0-9A-Za-z]{16}$/);
+    expect(created.prefix).to.equal(created.key.slice(0, 7));
+  });
+
+  it('stores only the hash of the key: the raw key is in no column of any table', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Secret', credits: 0 });
+    const { id, key } = await createKey(engine.db, accountId, 'secret');
+    await authenticateKey(engine.db, key);
+    const secretPart = key.slice(7);
+    const holders: string[] = [];
+    for (const table of await tableNames(engine.db)) {
+      for (const row of await engine.db(table).select('*')) {
+        for (const [column, value] of Object.entries(row as Record<string, unknown>)) {
+          const text = Buffer.isBuffer(value) ? value.toString('latin1') : String(value);
+          if (text.includes(secretPart)) holders.push(`${table}.${column}`);
+        }
+      }
+    }
+    expect(holders).to.deep.equal([]);
+    const stored = await engine.db('api_keys').where({ id }).first('key_hash');
+    expect(stored.key_hash).to.equal(hashKey(key));
+    expect(stored.key_hash).to.match(/^[0-9a-f]{64}$/);
+  });
+
+  it('lists the live keys of an account with name, prefix and ISO timestamps', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Listing', credits: 0 });
+    const first = await createKey(engine.db, accountId, 'first');
+    const second = await createKey(engine.db, accountId);
+    const keys = await listKeys(engine.db, accountId);
+    expect(keys.map(({ id, name, prefix, last_used_at }) => ({ id, name, prefix, last_used_at }))).to.have.deep.members([
+      { id: first.id, name: 'first', prefix: first.prefix, last_used_at: null },
+      { id: second.id, name: null, prefix: second.prefix, last_used_at: null },
+    ]);
+    for (const key of keys) expect(key.created_at).to.match(ISO_TIMESTAMP);
+    expect(Object.keys(keys[0] ?? {})).to.deep.equal(['id', 'name', 'prefix', 'created_at', 'last_used_at']);
+  });
+
+  it('authenticates a key to its account and key id, and refuses malformed or unknown keys', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Auth', credits: 0 });
+    const { id, key } = await createKey(engine.db, accountId);
+    expect(await authenticateKey(engine.db, key)).to.deep.equal({ keyId: id, accountId });
+    expect(await authenticateKey(engine.db, `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}`)).to.equal(null);
+    expect(await authenticateKey(engine.db, key.toLowerCase() === key ? key.toUpperCase() : key.toLowerCase())).to.equal(null);
+    expect(await authenticateKey(engine.db, '')).to.equal(null);
+    expect(await authenticateKey(engine.db, 'sm_short')).to.equal(null);
+    expect(await authenticateKey(engine.db, `xx_${key.slice(3)}`)).to.equal(null);
+  });
+
+  it('fails to authenticate a key once it is deleted, and drops it from the listing', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Revoke', credits: 0 });
+    const kept = await createKey(engine.db, accountId, 'kept');
+    const leaked = await createKey(engine.db, accountId, 'leaked');
+    expect(await deleteKey(engine.db, leaked.id)).to.equal(true);
+    expect(await authenticateKey(engine.db, leaked.key)).to.equal(null);
+    expect(await authenticateKey(engine.db, kept.key)).to.deep.equal({ keyId: kept.id, accountId });
+    expect((await listKeys(engine.db, accountId)).map((key) => key.id)).to.deep.equal([kept.id]);
+    expect(await deleteKey(engine.db, leaked.id)).to.equal(false);
+    expect(await deleteKey(engine.db, 'key_doesNotExist00')).to.equal(false);
+  });
+
+  it('records last use at most once a minute', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Last use', credits: 0 });
+    const { id, key } = await createKey(engine.db, accountId);
+    await authenticateKey(engine.db, key);
+    const firstUse = await lastUsedAt(engine.db, accountId, id);
+    expect(firstUse).to.match(ISO_TIMESTAMP);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await authenticateKey(engine.db, key);
+    expect(await lastUsedAt(engine.db, accountId, id)).to.equal(firstUse);
+
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    await engine.db('api_keys').where({ id }).update({ last_used_at: twoMinutesAgo });
+    await authenticateKey(engine.db, key);
+    const refreshed = await lastUsedAt(engine.db, accountId, id);
+    expect(Date.parse(refreshed ?? '')).to.be.greaterThan(twoMinutesAgo.getTime() + 60_000);
+  });
+
+  it('reports not_found for keys of an unknown account and invalid_input for an empty name', async function () {
+    await expectLedgerError(createKey(engine.db, 'acc_doesNotExist00'), 'not_found');
+    await expectLedgerError(listKeys(engine.db, 'acc_doesNotExist00'), 'not_found');
+    const { id: accountId } = await createAccount(engine.db, { name: 'Names', credits: 0 });
+    await expectLedgerError(createKey(engine.db, accountId, ' '), 'invalid_input');
+  });
+});

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
+import { describeOnEachEngine } from '../support/databases.ts';
+import { startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { call, newCaller } from '../support/server.ts';
+
+describeOnEachEngine('two server processes on one database', (engine) => {
+  let servers: ServerProcess[] = [];
+  before(async function () {
+    this.timeout(60_000);
+    const env = { DATABASE_URL: engine.url, RATE_LIMIT_PER_MINUTE: '10000' };
+    servers = await Promise.all([startServerProcess('test/support/serve.ts', env), startServerProcess('test/support/serve.ts', env)]);
+  });
+  after(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+
+  it('serve 200 parallel charged calls against 50 credits: exactly 50 succeed, 150 get 402, balance 0 equals the ledger sum', async function () {
+    this.timeout(120_000);
+    const caller = await newCaller(engine.db, 50);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        call(servers[index % 2]!.baseUrl, '/api/v1/search_papers', { method: 'POST', key: caller.key, body: { query: `q${index}` } }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).to.have.length(50);
+    expect(statuses.filter((status) => status === 402)).to.have.length(150);
+    const callIds = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.call_id as string);
+    expect(new Set(callIds).size).to.equal(50);
+    expect(await getBalance(engine.db, caller.accountId)).to.equal(0);
+    expect(await ledgerSum(engine.db, caller.accountId)).to.equal(0);
+    const debits = await engine.db('ledger_entries').where({ account_id: caller.accountId, kind: 'debit' }).select('call_id');
+    expect(debits.map((row: { call_id: string }) => row.call_id).sort()).to.deep.equal([...callIds].sort());
+    // Both processes answered some of them.
+    const served = new Set(answers.map((_, index) => index % 2));
+    expect(served.size).to.equal(2);
+  });
+
+  it('leave the balance unchanged when a call fails upstream', async () => {
+    const caller = await newCaller(engine.db, 7);
+    const answer = await call(servers[1]!.baseUrl, '/api/v1/search_earthquakes', { method: 'POST', key: caller.key, body: {} });
+    expect(answer.status).to.equal(502);
+    expect(await getBalance(engine.db, caller.accountId)).to.equal(7);
+    expect(await ledgerSum(engine.db, caller.accountId)).to.equal(7);
+  });
+});

@@ -1,0 +1,38 @@
+/** Server processes started the way an operator starts them, each on its own loopback port. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface ServerProcess {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startServerProcess(entry: string, env: Record<string, string>): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      try {
+        const entryLine = JSON.parse(line) as { msg?: string; port?: number };
+        if (entryLine.msg?.startsWith('listening')) resolve(entryLine.port!);
+      } catch {
+        // not a log line (for example the first-start banner)
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server process exited with ${code}: ${stderr}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Starts the real app on a loopback port for end-to-end tests, against a real database, with its
+ * structured log captured so tests can read it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type { Knex } from 'knex';
+import type { ToolHandlers } from '../../generated/routes.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createAccount, createKey } from '../../src/ledger/index.ts';
+import { createLogger } from '../../src/logging.ts';
+import { createApp } from '../../src/server/app.ts';
+import type { ToolContext } from '../../src/tools/context.ts';
+
+export interface TestServer {
+  baseUrl: string;
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  db: Knex,
+  options: { rateLimitPerMinute?: number; handlers?: ToolHandlers<ToolContext> } = {},
+): Promise<TestServer> {
+  const config = loadConfig({ PORT: '0', RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 60), PUBLIC_BASE_URL: 'https://api.example.test' });
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = await createApp({ db, config, logger: createLogger('info', sink), handlers: options.handlers });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    logLines,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A new account holding `credits` with one key. */
+export async function newCaller(db: Knex, credits: number): Promise<{ accountId: string; keyId: string; key: string }> {
+  const account = await createAccount(db, { name: `test-${Date.now()}-${Math.random()}`, credits });
+  const key = await createKey(db, account.id, 'test');
+  return { accountId: account.id, keyId: key.id, key: key.key };
+}
+
+export function documentationAddress(): string {
+  return `2001:db8::${randomBytes(6).toString('hex').match(/.{4}/g)!.join(':')}`;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function call(
+  baseUrl: string,
+  path: string,
+  options: {
+    key?: string;
+    keyHeader?: 'bearer' | 'x-api-key';
+    body?: unknown;
+    rawBody?: string;
+    contentType?: string;
+    method?: string;
+    /** The client address the server sees (through X-Forwarded-For from loopback); a fresh one per call by default. */
+    clientAddress?: string;
+  } = {},
+): Promise<Answer> {
+  // A fresh documentation-range address per call keeps the failed-key limit of one test from another's.
+  const headers: Record<string, string> = { 'x-forwarded-for': options.clientAddress ?? documentationAddress() };
+  if (options.key !== undefined) {
+    if (options.keyHeader === 'x-api-key') headers['x-api-key'] = options.key;
+    else headers.authorization = `Bearer ${options.key}`;
+  }
+  const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}

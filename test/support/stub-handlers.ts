@@ -1,0 +1,32 @@
+/**
+ * Tool handlers for tests of the server itself (charging, limits, errors) while the tools'
+ * connectors are built elsewhere: the real handlers, with search_papers answering a fixed record
+ * and get_paper failing with an unexpected error.
+ */
+import type { ToolHandlers } from '../../generated/routes.ts';
+import { createHandlers } from '../../src/tools/handlers.ts';
+import type { ToolContext } from '../../src/tools/context.ts';
+
+export function stubHandlers(): ToolHandlers<ToolContext> {
+  return {
+    ...createHandlers(),
+    search_papers: async (args) => ({
+      summary: `1 paper for "${args.query}".`,
+      records: [
+        {
+          id: 'openalex:W2741809807',
+          type: 'paper',
+          source: 'openalex',
+          title: 'The state of OA',
+          license: 'CC0-1.0',
+          attribution: 'OpenAlex',
+          retrievedAt: '2026-01-01T00:00:00.000Z',
+          data: { found_in: ['openalex'], year: 2018 },
+        },
+      ],
+    }),
+    get_paper: async () => {
+      throw new Error('simulated bug with a secret stack');
+    },
+  };
+}

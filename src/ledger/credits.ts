@@ -4,7 +4,8 @@ import { LedgerError, isUniqueViolation } from './errors.ts';
 import { inTransaction } from './transaction.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
-export type DebitResult = { ok: true; balance: number } | { ok: false; balance: number };
+/** A refused debit says what the account holds; a successful one reads nothing more (it is on the hot path). */
+export type DebitResult = { ok: true } | { ok: false; balance: number };
 
 /**
  * Charges `credits` for a call if the account holds that many, in one transaction with its ledger
@@ -18,15 +19,14 @@ export async function debit(
   const { callId, accountId, credits } = input;
   requireCallId(callId);
   requireSafeInteger(credits, 'credits', 0);
-  if (credits === 0) return { ok: true, balance: await readBalance(db, accountId) };
+  if (credits === 0) return { ok: true };
 
   return inTransaction(db, async (trx) => {
     const charged = await trx('accounts')
       .where({ id: accountId })
       .andWhere('balance', '>=', credits)
       .decrement('balance', credits);
-    const balance = await readBalance(trx, accountId);
-    if (charged === 0) return { ok: false, balance };
+    if (charged === 0) return { ok: false, balance: await readBalance(trx, accountId) };
     try {
       await trx('ledger_entries').insert({
         account_id: accountId,
@@ -39,7 +39,7 @@ export async function debit(
       if (isUniqueViolation(error)) throw new LedgerError('conflict', `call "${callId}" was already debited`);
       throw error;
     }
-    return { ok: true, balance };
+    return { ok: true };
   });
 }
 

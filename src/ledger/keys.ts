@@ -30,6 +30,8 @@ export interface KeyListing {
 export interface AuthenticatedKey {
   keyId: string;
   accountId: string;
+  /** Packs switched off for the key's account (spec part 5, rule 7). */
+  disabledPacks: string[];
 }
 
 export function hashKey(rawKey: string): string {
@@ -78,17 +80,25 @@ export async function deleteKey(db: Knex, keyId: string): Promise<boolean> {
   return updated > 0;
 }
 
-/** The live key matching `rawKey`, or null. One lookup by the unique hash index. */
+/**
+ * The live key matching `rawKey` with its account's switched-off packs, or null. One query by the
+ * unique hash index (joined with the account's pack switches), since it runs on every call.
+ */
 export async function authenticateKey(db: Knex, rawKey: string): Promise<AuthenticatedKey | null> {
   if (typeof rawKey !== 'string' || !KEY_SHAPE.test(rawKey)) return null;
-  const row: { id: string; account_id: string; last_used_at: unknown } | undefined = await db('api_keys')
-    .where({ key_hash: hashKey(rawKey) })
-    .whereNull('deleted_at')
-    .first('id', 'account_id', 'last_used_at');
+  const rows: Array<{ id: string; account_id: string; last_used_at: unknown; disabled_pack: string | null }> = await db('api_keys as k')
+    .leftJoin('account_packs as p', (join) => {
+      join.on('p.account_id', '=', 'k.account_id').andOn('p.enabled', '=', db.raw('?', [0]));
+    })
+    .where('k.key_hash', hashKey(rawKey))
+    .whereNull('k.deleted_at')
+    .select('k.id', 'k.account_id', 'k.last_used_at', 'p.pack as disabled_pack');
+  const row = rows[0];
   if (!row) return null;
   const now = new Date();
   if (row.last_used_at === null || now.getTime() - toDate(row.last_used_at).getTime() >= LAST_USED_RESOLUTION_MS) {
     await db('api_keys').where({ id: row.id }).update({ last_used_at: now });
   }
-  return { keyId: row.id, accountId: row.account_id };
+  const disabledPacks = rows.flatMap((entry) => (entry.disabled_pack === null ? [] : [entry.disabled_pack]));
+  return { keyId: row.id, accountId: row.account_id, disabledPacks };
 }

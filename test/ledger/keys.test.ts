@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { authenticateKey, createAccount, createKey, deleteKey, hashKey, listKeys } from '../../src/ledger/index.ts';
+import { authenticateKey, createAccount, createKey, deleteKey, hashKey, listKeys, setPackEnabled } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { expectLedgerError } from './ledger-assertions.ts';
 
@@ -63,12 +63,22 @@ describeOnEachEngine('API keys', (engine) => {
   it('authenticates a key to its account and key id, and refuses malformed or unknown keys', async function () {
     const { id: accountId } = await createAccount(engine.db, { name: 'Auth', credits: 0 });
     const { id, key } = await createKey(engine.db, accountId);
-    expect(await authenticateKey(engine.db, key)).to.deep.equal({ keyId: id, accountId });
+    expect(await authenticateKey(engine.db, key)).to.deep.equal({ keyId: id, accountId, disabledPacks: [] });
     expect(await authenticateKey(engine.db, `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}`)).to.equal(null);
     expect(await authenticateKey(engine.db, key.toLowerCase() === key ? key.toUpperCase() : key.toLowerCase())).to.equal(null);
     expect(await authenticateKey(engine.db, '')).to.equal(null);
     expect(await authenticateKey(engine.db, 'sm_short')).to.equal(null);
     expect(await authenticateKey(engine.db, `xx_${key.slice(3)}`)).to.equal(null);
+  });
+
+  it('returns the account\'s switched-off packs with the key, in the same lookup', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Packs with key', credits: 0 });
+    const { id, key } = await createKey(engine.db, accountId);
+    await setPackEnabled(engine.db, accountId, 'life', false);
+    await setPackEnabled(engine.db, accountId, 'astro', false);
+    await setPackEnabled(engine.db, accountId, 'chem', true);
+    const found = await authenticateKey(engine.db, key);
+    expect({ ...found, disabledPacks: found?.disabledPacks.sort() }).to.deep.equal({ keyId: id, accountId, disabledPacks: ['astro', 'life'] });
   });
 
   it('fails to authenticate a key once it is deleted, and drops it from the listing', async function () {
@@ -77,7 +87,7 @@ describeOnEachEngine('API keys', (engine) => {
     const leaked = await createKey(engine.db, accountId, 'leaked');
     expect(await deleteKey(engine.db, leaked.id)).to.equal(true);
     expect(await authenticateKey(engine.db, leaked.key)).to.equal(null);
-    expect(await authenticateKey(engine.db, kept.key)).to.deep.equal({ keyId: kept.id, accountId });
+    expect(await authenticateKey(engine.db, kept.key)).to.deep.equal({ keyId: kept.id, accountId, disabledPacks: [] });
     expect((await listKeys(engine.db, accountId)).map((key) => key.id)).to.deep.equal([kept.id]);
     expect(await deleteKey(engine.db, leaked.id)).to.equal(false);
     expect(await deleteKey(engine.db, 'key_doesNotExist00')).to.equal(false);

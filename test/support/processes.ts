@@ -19,7 +19,12 @@ export async function startServerProcess(entry: string, env: Record<string, stri
     lines.on('line', (line) => {
       try {
         const entryLine = JSON.parse(line) as { msg?: string; port?: number };
-        if (entryLine.msg?.startsWith('listening')) resolve(entryLine.port!);
+        if (entryLine.msg?.startsWith('listening')) {
+          // From here on the output is drained unread, so a busy server costs its reader nothing.
+          lines.close();
+          child.stdout!.resume();
+          resolve(entryLine.port!);
+        }
       } catch {
         // not a log line (for example the first-start banner)
       }

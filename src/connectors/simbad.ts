@@ -1,0 +1,80 @@
+/**
+ * SIMBAD TAP (GET <base>/simbad/sim-tap/sync?REQUEST=doQuery&LANG=ADQL&FORMAT=json&QUERY=…):
+ * one query resolves any identifier through the `ident` table and joins the basic data, the
+ * object-type label, the V magnitude and the list of identifiers. JSON rows are arrays aligned
+ * with `metadata`. Identifiers keep SIMBAD's internal spacing (`M   1`): normalised for display.
+ */
+import type { UpstreamClient } from '../upstream/client.ts';
+import { adqlString, numberCell, tapRows, textCell, type TapRow } from './tap.ts';
+
+export const SOURCE = 'simbad' as const;
+
+export interface AstroObject {
+  mainId: string;
+  objectType?: string;
+  objectTypeCode?: string;
+  raDeg?: number;
+  decDeg?: number;
+  parallaxMas?: number;
+  pmRaMasYr?: number;
+  pmDecMasYr?: number;
+  radialVelocityKmS?: number;
+  spectralType?: string;
+  vMagnitude?: number;
+  identifiers?: string[];
+}
+
+export function objectQuery(name: string): string {
+  return [
+    'SELECT TOP 1 basic.main_id AS main_id, basic.otype AS otype, otypedef.description AS otype_label,',
+    'basic.ra AS ra_deg, basic.dec AS dec_deg, basic.plx_value AS plx_value, basic.pmra AS pmra, basic.pmdec AS pmdec,',
+    'basic.rvz_radvel AS rvz_radvel, basic.sp_type AS sp_type, allfluxes.V AS v_mag, ids.ids AS ids',
+    'FROM ident JOIN basic ON basic.oid = ident.oidref',
+    'LEFT JOIN otypedef ON otypedef.otype = basic.otype',
+    'LEFT JOIN allfluxes ON allfluxes.oidref = basic.oid',
+    'LEFT JOIN ids ON ids.oidref = basic.oid',
+    `WHERE ident.id = ${adqlString(name.trim())}`,
+  ].join(' ');
+}
+
+export async function tapQuery(upstream: UpstreamClient, name: string): Promise<{ objects: AstroObject[]; retrievedAt: string }> {
+  const answer = await upstream.getJson(SOURCE, {
+    path: '/simbad/sim-tap/sync',
+    searchParams: { REQUEST: 'doQuery', LANG: 'ADQL', FORMAT: 'json', QUERY: objectQuery(name) },
+  });
+  return { objects: tapRows(SOURCE, answer.body).flatMap(parseObject), retrievedAt: answer.retrievedAt };
+}
+
+/** SIMBAD's identifier spacing (`HD   8890`) collapsed to single spaces. */
+export function normaliseIdentifier(identifier: string): string {
+  return identifier.replace(/\s+/g, ' ').trim();
+}
+
+export function parseObject(row: TapRow): AstroObject[] {
+  const mainId = textCell(row.main_id);
+  if (!mainId) return [];
+  const main = normaliseIdentifier(mainId);
+  const identifiers = (textCell(row.ids) ?? '')
+    .split('|')
+    .map(normaliseIdentifier)
+    .filter((identifier) => identifier !== '' && identifier !== main);
+  return [{
+    mainId: main,
+    objectType: textCell(row.otype_label),
+    objectTypeCode: textCell(row.otype),
+    raDeg: numberCell(row.ra_deg),
+    decDeg: numberCell(row.dec_deg),
+    parallaxMas: numberCell(row.plx_value),
+    pmRaMasYr: numberCell(row.pmra),
+    pmDecMasYr: numberCell(row.pmdec),
+    radialVelocityKmS: numberCell(row.rvz_radvel),
+    spectralType: textCell(row.sp_type),
+    vMagnitude: numberCell(row.v_mag),
+    identifiers: identifiers.length > 0 ? identifiers : undefined,
+  }];
+}
+
+/** The object's page at SIMBAD. */
+export function objectUrl(mainId: string): string {
+  return `https://simbad.cds.unistra.fr/simbad/sim-id?Ident=${encodeURIComponent(mainId)}`;
+}

@@ -1,0 +1,285 @@
+/**
+ * The one HTTP layer every connector uses (connectors never call got themselves): base URL and key
+ * per source, per-attempt timeout, retries with backoff on 429/5xx/network errors that honour
+ * Retry-After within a bounded total time, per host-group pacing, a polite User-Agent, gzip, a
+ * response cache with the source's TTL, and single-flight of identical concurrent requests.
+ */
+import { createHash } from 'node:crypto';
+import got, { type Response } from 'got';
+import type { Logger } from 'pino';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { SourceId } from '../../generated/types.ts';
+import type { Config } from '../config.ts';
+import { bodySnippet, isHtml, reasonFromBody } from './body.ts';
+import { createResponseCache, type CachedAnswer, type ResponseCache } from './cache.ts';
+import { UpstreamError } from './errors.ts';
+import { parseJsonKeepingBigIntegers } from './json.ts';
+import { HostGroupLimiter } from './limits.ts';
+import { resolveSource, variableId, type ResolvedSource } from './sources.ts';
+
+export const PRODUCT = 'research-tools-api';
+
+export interface UpstreamRequest {
+  /** Path after the source's base URL, beginning with `/` (or '' for the base URL itself). */
+  path: string;
+  searchParams?: Record<string, string | number | undefined>;
+  method?: 'GET' | 'POST';
+  /** Form fields of a POST (application/x-www-form-urlencoded). */
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** How the source takes its key: a query parameter or a header. Required-key sources fail without one. */
+  key?: { query: string } | { header: string };
+  /** A second host of the same source (RCSB's search host beside its data host), used instead of the base URL; limits, cache and errors stay the source's. */
+  baseUrl?: string;
+}
+
+export interface Fetched<T> {
+  body: T;
+  /** When the upstream answered (ISO 8601 UTC with ms); a cached answer keeps its original time. */
+  retrievedAt: string;
+  fromCache: boolean;
+  /** The address asked (without the key), for logs and error messages. */
+  url: string;
+}
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  /** First backoff delay; doubled per attempt, with jitter, when the upstream gives no Retry-After. */
+  baseDelayMs: number;
+  /** Total time allowed for one request with all its attempts and waits, as a multiple of the source's timeout. */
+  totalTimeoutFactor: number;
+}
+
+export interface UpstreamOptions {
+  sources: Config['sources'];
+  contactEmail?: string;
+  cache?: ResponseCache;
+  logger?: Logger;
+  retry?: Partial<RetryPolicy>;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, totalTimeoutFactor: 2 };
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+
+type Decoder<T> = (answer: CachedAnswer, source: ResolvedSource) => T;
+
+export class UpstreamClient {
+  readonly contactEmail: string | undefined;
+  readonly userAgent: string;
+  private readonly sources = new Map<SourceId, ResolvedSource>();
+  private readonly inFlight = new Map<string, Promise<CachedAnswer & { fromCache: boolean }>>();
+  private readonly limiter = new HostGroupLimiter();
+  private readonly retry: RetryPolicy;
+  private readonly cache: ResponseCache;
+  private readonly http = got.extend({
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    decompress: true,
+    followRedirect: true,
+    maxRedirects: 5,
+    responseType: 'text',
+  });
+
+  constructor(private readonly options: UpstreamOptions) {
+    this.contactEmail = options.contactEmail;
+    this.userAgent = `${PRODUCT}/${packageJson.version} (research lookup service${options.contactEmail ? `; mailto:${options.contactEmail}` : ''})`;
+    this.cache = options.cache ?? createResponseCache(undefined);
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  source(id: SourceId): ResolvedSource {
+    let resolved = this.sources.get(id);
+    if (!resolved) {
+      resolved = resolveSource(id, this.options.sources);
+      this.sources.set(id, resolved);
+    }
+    return resolved;
+  }
+
+  /** A JSON answer; integers beyond the safe range arrive as decimal strings. 204 gives null. */
+  getJson<T = unknown>(id: SourceId, request: UpstreamRequest): Promise<Fetched<T>> {
+    return this.fetch(id, request, (answer, source) => decodeJson(answer, source) as T);
+  }
+
+  /** A text answer (CSV, XML, plain text); HTML pages are refused. */
+  getText(id: SourceId, request: UpstreamRequest): Promise<Fetched<string>> {
+    return this.fetch(id, request, (answer, source) => {
+      if (isHtml(answer.contentType, answer.body)) {
+        throw new UpstreamError(source.id, 'bad_body', `${source.id} answered with an HTML page instead of data`);
+      }
+      return answer.body;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.cache.close();
+  }
+
+  private async fetch<T>(id: SourceId, request: UpstreamRequest, decode: Decoder<T>): Promise<Fetched<T>> {
+    const source = this.source(id);
+    const { url, form, headers, shownUrl } = this.prepare(source, request);
+    const method = request.method ?? (form ? 'POST' : 'GET');
+    const cacheKey = createHash('sha256').update(JSON.stringify([source.id, method, url, form ?? null])).digest('hex');
+
+    let pending = this.inFlight.get(cacheKey);
+    if (!pending) {
+      pending = this.answer(source, cacheKey, { url, method, form, headers, shownUrl, decode });
+      this.inFlight.set(cacheKey, pending);
+      void pending.then(
+        () => this.inFlight.delete(cacheKey),
+        () => this.inFlight.delete(cacheKey),
+      );
+    }
+    const answer = await pending;
+    return { body: decode(answer, source), retrievedAt: answer.retrievedAt, fromCache: answer.fromCache, url: shownUrl };
+  }
+
+  private prepare(source: ResolvedSource, request: UpstreamRequest) {
+    const url = new URL((request.baseUrl ?? source.baseUrl).replace(/\/+$/, '') + request.path);
+    const shown = new URL(url);
+    for (const [name, value] of Object.entries(request.searchParams ?? {})) {
+      if (value === undefined) continue;
+      url.searchParams.set(name, String(value));
+      shown.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.8', ...request.headers };
+    if (request.key) {
+      if (!source.key) {
+        if (source.keyNeed === 'required') {
+          throw new UpstreamError(source.id, 'not_configured', `${source.id} needs an API key: set ${`SOURCE_${variableId(source.id)}_KEY`}`);
+        }
+      } else if ('query' in request.key) url.searchParams.set(request.key.query, source.key);
+      else headers[request.key.header.toLowerCase()] = source.key;
+    }
+    return { url: url.toString(), form: request.form, headers, shownUrl: shown.toString() };
+  }
+
+  /** The cached answer, or one fetched from upstream (then cached) — validated by `decode` before caching. */
+  private async answer<T>(
+    source: ResolvedSource,
+    cacheKey: string,
+    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; headers: Record<string, string>; shownUrl: string; decode: Decoder<T> },
+  ): Promise<CachedAnswer & { fromCache: boolean }> {
+    const cached = await this.cache.get(cacheKey);
+    if (cached) return { ...cached, fromCache: true };
+    const fresh = await this.withRetries(source, call);
+    call.decode(fresh, source); // a body that does not decode is an error, and is never cached
+    await this.cache.set(cacheKey, fresh, source.cacheTtlS);
+    return { ...fresh, fromCache: false };
+  }
+
+  private async withRetries(
+    source: ResolvedSource,
+    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; headers: Record<string, string>; shownUrl: string },
+  ): Promise<CachedAnswer> {
+    const budgetMs = source.timeoutMs * this.retry.totalTimeoutFactor;
+    const deadline = Date.now() + budgetMs;
+    let lastError: UpstreamError | undefined;
+    for (let attempt = 1; attempt <= this.retry.maxAttempts; attempt += 1) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      try {
+        // The time left is measured when the queue lets the attempt go, so waiting for the rate limit counts too.
+        const answer = await this.limiter.run(source.hostGroup, async () => {
+          const left = deadline - Date.now();
+          return left > 0 ? this.attempt(source, call, Math.min(source.timeoutMs, left)) : undefined;
+        });
+        if (answer) return answer;
+        // No time was left once the rate limit let it go: report the last real failure, if any.
+        lastError ??= new UpstreamError(source.id, 'timeout', `${source.id} could not be asked within ${budgetMs} ms: requests to it were waiting for its rate limit`);
+        break;
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        lastError = error;
+        if (!error.retryable || attempt === this.retry.maxAttempts) break;
+        const retryAfterMs = (error as UpstreamError & { retryAfterMs?: number }).retryAfterMs;
+        const delay = retryAfterMs ?? backoff(this.retry.baseDelayMs, attempt);
+        if (Date.now() + delay >= deadline) {
+          if (retryAfterMs !== undefined) {
+            lastError = new UpstreamError(source.id, error.kind, `${error.message}; it asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than this call may take`, error.status);
+          }
+          break;
+        }
+        this.options.logger?.warn({ source: source.id, attempt, delay_ms: delay, reason: error.message }, 'upstream attempt failed; retrying');
+        await sleep(delay);
+      }
+    }
+    throw lastError ?? new UpstreamError(source.id, 'timeout', `${source.id} did not answer within ${budgetMs} ms`);
+  }
+
+  private async attempt(
+    source: ResolvedSource,
+    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; headers: Record<string, string>; shownUrl: string },
+    timeoutMs: number,
+  ): Promise<CachedAnswer> {
+    let response: Response<string>;
+    try {
+      response = await this.http(call.url, { method: call.method, form: call.form, headers: call.headers, timeout: { request: timeoutMs } });
+    } catch (error) {
+      throw fromRequestError(source, error as Error & { code?: string }, source.timeoutMs);
+    }
+    const retrievedAt = new Date().toISOString();
+    const contentType = String(response.headers['content-type'] ?? '');
+    const body = response.body;
+    if (response.statusCode >= 200 && response.statusCode < 300) return { status: response.statusCode, contentType, body, retrievedAt };
+
+    const reason = reasonFromBody(contentType, body);
+    const kind = response.statusCode === 429 ? 'rate_limited' : 'http_error';
+    const message = `${source.id} answered HTTP ${response.statusCode}${reason ? `: ${reason}` : ''}`;
+    const error = new UpstreamError(source.id, kind, message, response.statusCode) as UpstreamError & { retryAfterMs?: number };
+    if (RETRYABLE_STATUS.has(response.statusCode)) {
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+      if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
+    }
+    throw error;
+  }
+}
+
+function fromRequestError(source: ResolvedSource, error: Error & { code?: string }, timeoutMs: number): UpstreamError {
+  if (error.name === 'TimeoutError' || error.code === 'ETIMEDOUT') {
+    return new UpstreamError(source.id, 'timeout', `${source.id} did not answer within ${timeoutMs} ms`);
+  }
+  const code = error.code ?? 'ERR_NETWORK';
+  const what =
+    code === 'ECONNRESET' ? 'closed the connection' :
+    code === 'ECONNREFUSED' ? 'refused the connection' :
+    code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'could not be found (DNS)' :
+    error.name === 'ReadError' ? 'broke off the answer' :
+    'could not be reached';
+  return new UpstreamError(source.id, 'network', `${source.id} ${what} (${code})`);
+}
+
+function decodeJson(answer: CachedAnswer, source: ResolvedSource): unknown {
+  if (answer.status === 204) return null;
+  if (isHtml(answer.contentType, answer.body)) {
+    throw new UpstreamError(source.id, 'bad_body', `${source.id} answered with an HTML page instead of JSON`);
+  }
+  if (answer.body.trim() === '') throw new UpstreamError(source.id, 'bad_body', `${source.id} answered with an empty body instead of JSON`);
+  try {
+    return parseJsonKeepingBigIntegers(answer.body);
+  } catch {
+    throw new UpstreamError(source.id, 'bad_body', `${source.id} answered with a body that is not valid JSON (truncated or another format), beginning "${bodySnippet(answer.body)}"`);
+  }
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function backoff(baseMs: number, attempt: number): number {
+  const exponential = baseMs * 2 ** (attempt - 1);
+  return Math.round(exponential / 2 + Math.random() * (exponential / 2));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The one client of an app, made from its configuration. */
+export function createUpstreamClient(config: Pick<Config, 'sources' | 'contactEmail' | 'redisUrl'>, logger?: Logger): UpstreamClient {
+  return new UpstreamClient({ sources: config.sources, contactEmail: config.contactEmail, cache: createResponseCache(config.redisUrl, logger), logger });
+}

@@ -1,0 +1,29 @@
+/**
+ * What can go wrong when asking an upstream source, as a value: the tool layer turns these into
+ * `failedSources` entries or, when no source answered, one 502 upstream_error.
+ */
+export type UpstreamFailureKind =
+  | 'not_configured'
+  | 'timeout'
+  | 'rate_limited'
+  | 'http_error'
+  | 'network'
+  | 'bad_body';
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly source: string,
+    readonly kind: UpstreamFailureKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+
+  /** Worth another attempt: the same request may well succeed a moment later. */
+  get retryable(): boolean {
+    if (this.kind === 'timeout' || this.kind === 'network' || this.kind === 'rate_limited') return true;
+    return this.kind === 'http_error' && this.status !== undefined && this.status >= 500;
+  }
+}

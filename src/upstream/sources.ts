@@ -1,0 +1,74 @@
+/**
+ * The runtime settings of each upstream source: the manifest's entry (generated/tools.ts) with the
+ * operator's overrides (SOURCE_<ID>_URL, SOURCE_<ID>_KEY, SOURCE_<ID>_TIMEOUT_MS) applied, and the
+ * "host group" whose request-rate and concurrency limit the source shares.
+ */
+import { sources, type SourceMetadata } from '../../generated/tools.ts';
+import type { SourceId } from '../../generated/types.ts';
+import type { SourceOverride } from '../config.ts';
+
+export interface ResolvedSource {
+  id: SourceId;
+  title: string;
+  baseUrl: string;
+  key: string | undefined;
+  keyNeed: SourceMetadata['key'];
+  timeoutMs: number;
+  cacheTtlS: number;
+  license: string;
+  attribution: string;
+  /** Sources of one group share one queue: one published limit per host or per account. */
+  hostGroup: string;
+}
+
+export interface HostGroupLimit {
+  requestsPerSecond: number;
+  concurrency: number;
+}
+
+/**
+ * Sources that share one upstream limit. NCBI's E-utilities allow 3 requests/s per IP without a key
+ * (10/s with one) across all its databases, so its sources must be paced together.
+ */
+export const hostGroups: Record<string, { sources: readonly SourceId[]; limit?: HostGroupLimit }> = {
+  ncbi: { sources: ['pubmed', 'ncbi-gene', 'geo'], limit: { requestsPerSecond: 3, concurrency: 3 } },
+};
+
+/** `world-bank` → `WORLD_BANK`, the form used in the SOURCE_<ID>_… variables. */
+export function variableId(source: string): string {
+  return source.toUpperCase().replace(/-/g, '_');
+}
+
+export function hostGroupOf(source: SourceId): string {
+  for (const [group, entry] of Object.entries(hostGroups)) if (entry.sources.includes(source)) return group;
+  return source;
+}
+
+/** The limit of a host group: the group's own when declared, otherwise the strictest of its members'. */
+export function hostGroupLimit(group: string): HostGroupLimit {
+  const entry = hostGroups[group];
+  if (entry?.limit) return entry.limit;
+  const members = entry ? entry.sources : [group as SourceId];
+  const limits = members.map((id) => sources[id].rateLimit);
+  return {
+    requestsPerSecond: Math.min(...limits.map((limit) => limit.requestsPerSecond)),
+    concurrency: Math.min(...limits.map((limit) => limit.concurrency)),
+  };
+}
+
+export function resolveSource(id: SourceId, overrides: Record<string, SourceOverride>): ResolvedSource {
+  const meta: SourceMetadata = sources[id];
+  const override = overrides[variableId(id)] ?? {};
+  return {
+    id,
+    title: meta.title,
+    baseUrl: (override.url ?? meta.baseUrl).replace(/\/+$/, ''),
+    key: override.key,
+    keyNeed: meta.key,
+    timeoutMs: override.timeoutMs ?? meta.timeoutMs,
+    cacheTtlS: meta.cacheTtlS,
+    license: meta.license,
+    attribution: meta.attribution,
+    hostGroup: hostGroupOf(id),
+  };
+}

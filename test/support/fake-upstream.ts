@@ -1,0 +1,126 @@
+/**
+ * A fake upstream for tests: a real HTTP server on 127.0.0.1 that serves recorded bodies and can
+ * inject the faults real APIs show — no answer at all, a body that stalls half-way, 429 with
+ * Retry-After, 500, a reset connection, garbage, HTML pages — and counts every request it gets.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
+
+export type Reply =
+  | { status?: number; body: string; contentType?: string; headers?: Record<string, string>; delayMs?: number; gzip?: boolean }
+  | { fault: 'no_answer' }
+  | { fault: 'reset' }
+  | { fault: 'slow_body'; body: string; firstBytes: number; contentType?: string }
+  | { fault: 'truncated'; body: string; contentType?: string };
+
+export interface Hit {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: string;
+  at: number;
+}
+
+interface Route {
+  path: string;
+  replies: Reply[];
+  served: number;
+}
+
+export interface FakeUpstream {
+  url: string;
+  hits: Hit[];
+  /** Requests to `path` get `replies` in turn; the last one repeats. A later route for the same path replaces it. */
+  on(path: string, ...replies: Reply[]): void;
+  hitsOn(path: string): Hit[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export const json = (body: unknown, extra: Partial<{ status: number; headers: Record<string, string>; delayMs: number }> = {}): Reply => ({
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  contentType: 'application/json; charset=utf-8',
+  ...extra,
+});
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const routes = new Map<string, Route>();
+  const hits: Hit[] = [];
+  const sockets = new Set<Socket>();
+
+  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      hits.push({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers, body: Buffer.concat(chunks).toString(), at: Date.now() });
+      const route = routes.get(url.pathname);
+      if (!route) {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end(`fake upstream: nothing at ${url.pathname}`);
+        return;
+      }
+      const reply = route.replies[Math.min(route.served, route.replies.length - 1)]!;
+      route.served += 1;
+      void serve(reply, request, response);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    on(path, ...replies) {
+      routes.set(path, { path, replies, served: 0 });
+    },
+    hitsOn: (path) => hits.filter((hit) => hit.path === path),
+    reset() {
+      routes.clear();
+      hits.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function serve(reply: Reply, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if ('fault' in reply) {
+    switch (reply.fault) {
+      case 'no_answer':
+        return; // the socket stays open without a byte until the client gives up
+      case 'reset':
+        request.socket.destroy();
+        return;
+      case 'slow_body':
+        response.writeHead(200, { 'content-type': reply.contentType ?? 'application/json', 'content-length': Buffer.byteLength(reply.body) });
+        response.write(reply.body.slice(0, reply.firstBytes));
+        return; // the rest never comes
+      case 'truncated':
+        // Promises the whole length, sends half, then closes: the client sees a broken-off body.
+        response.writeHead(200, { 'content-type': reply.contentType ?? 'application/json', 'content-length': Buffer.byteLength(reply.body) });
+        response.write(reply.body.slice(0, Math.floor(reply.body.length / 2)));
+        setTimeout(() => request.socket.destroy(), 10);
+        return;
+    }
+  }
+  if (reply.delayMs) await sleep(reply.delayMs);
+  const headers: Record<string, string> = { 'content-type': reply.contentType ?? 'application/json', ...reply.headers };
+  let body: Buffer = Buffer.from(reply.body);
+  if (reply.gzip) {
+    body = gzipSync(body);
+    headers['content-encoding'] = 'gzip';
+  }
+  response.writeHead(reply.status ?? 200, headers).end(body);
+}

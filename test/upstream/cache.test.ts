@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { MemoryCache, RedisCache, type CachedAnswer } from '../../src/upstream/cache.ts';
+import { UpstreamClient } from '../../src/upstream/client.ts';
+import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
+import { HostGroupLimiter } from '../../src/upstream/limits.ts';
+import { hostGroupLimit, hostGroupOf, resolveSource } from '../../src/upstream/sources.ts';
+import { json, startFakeUpstream } from '../support/fake-upstream.ts';
+
+const answer: CachedAnswer = { status: 200, contentType: 'application/json', body: '{"a":1}', retrievedAt: '2026-01-02T03:04:05.678Z' };
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('the memory cache', () => {
+  it('keeps an answer for its TTL and forgets it afterwards', async () => {
+    let now = 1_000_000;
+    const cache = new MemoryCache(10, () => now);
+    await cache.set('k', answer, 60);
+    expect(await cache.get('k')).to.deep.equal(answer);
+    now += 60_000;
+    expect(await cache.get('k')).to.equal(undefined);
+  });
+  it('drops the least recently used entry beyond its size', async () => {
+    const cache = new MemoryCache(2);
+    await cache.set('a', answer, 60);
+    await cache.set('b', answer, 60);
+    await cache.get('a');
+    await cache.set('c', answer, 60);
+    expect([await cache.get('a'), await cache.get('b'), await cache.get('c')].map(Boolean)).to.deep.equal([true, false, true]);
+  });
+  it('does not store an answer whose TTL is zero', async () => {
+    const cache = new MemoryCache();
+    await cache.set('k', answer, 0);
+    expect(cache.size).to.equal(0);
+  });
+});
+
+describe('the Redis cache (shared by several processes)', function () {
+  let reachable = false;
+  before(async function () {
+    const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      reachable = (await probe.ping()) === 'PONG';
+    } catch {
+      reachable = false;
+    } finally {
+      probe.disconnect();
+    }
+    if (!reachable) {
+      console.log(`Redis cache tests skipped: no Redis answers at ${REDIS_URL} (set REDIS_URL to run them).`);
+      this.skip();
+    }
+  });
+
+  it('an answer cached by one client is served to another without reaching the upstream', async () => {
+    const fake = await startFakeUpstream();
+    const prefix = `test:${Date.now()}:${Math.random()}:`;
+    const caches = [new RedisCache(REDIS_URL, undefined, prefix), new RedisCache(REDIS_URL, undefined, prefix)];
+    try {
+      fake.on('/query', json({ shared: true }));
+      const clients = caches.map((cache) => new UpstreamClient({ sources: { USGS_EARTHQUAKES: { url: fake.url } }, cache }));
+      const first = await clients[0]!.getJson('usgs-earthquakes', { path: '/query' });
+      const second = await clients[1]!.getJson('usgs-earthquakes', { path: '/query' });
+      expect(fake.hits).to.have.length(1);
+      expect([second.fromCache, second.retrievedAt, second.body]).to.deep.equal([true, first.retrievedAt, { shared: true }]);
+    } finally {
+      await Promise.all(caches.map((cache) => cache.close()));
+      await fake.close();
+    }
+  });
+});
+
+describe('JSON with 64-bit integers', () => {
+  it('turns only unsafe integer literals outside strings into decimal strings', () => {
+    const text = '{"id": 6636090334814214528, "small": 9007199254740991, "neg": -9223372036854775807, "f": 1.5e300, "s": "12345678901234567890", "a": [1, 2]}';
+    expect(parseJsonKeepingBigIntegers(text)).to.deep.equal({
+      id: '6636090334814214528', small: 9007199254740991, neg: '-9223372036854775807', f: 1.5e300, s: '12345678901234567890', a: [1, 2],
+    });
+  });
+  it('leaves escaped quotes inside strings alone', () => {
+    expect(parseJsonKeepingBigIntegers('["a \\" 12345678901234567890", 12345678901234567890]')).to.deep.equal(['a " 12345678901234567890', '12345678901234567890']);
+  });
+});
+
+describe('host groups and their limits', () => {
+  it('the NCBI sources share one group paced at 3 requests per second', () => {
+    expect(['pubmed', 'ncbi-gene', 'geo'].map((id) => hostGroupOf(id as 'pubmed'))).to.deep.equal(['ncbi', 'ncbi', 'ncbi']);
+    expect(hostGroupLimit('ncbi')).to.deep.equal({ requestsPerSecond: 3, concurrency: 3 });
+  });
+  it('any other source is its own group with the limit of its manifest entry', () => {
+    expect(hostGroupOf('simbad')).to.equal('simbad');
+    expect(hostGroupLimit('simbad')).to.deep.equal({ requestsPerSecond: 5, concurrency: 2 });
+  });
+  it('runs no more requests of a group at once than its concurrency allows', async () => {
+    const limiter = new HostGroupLimiter(() => ({ requestsPerSecond: 1000, concurrency: 2 }));
+    let running = 0;
+    let most = 0;
+    const task = async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running -= 1;
+    };
+    await Promise.all(Array.from({ length: 6 }, () => limiter.run('g', task)));
+    expect(most).to.equal(2);
+  });
+  it('an overridden base URL, key and timeout replace the manifest values', () => {
+    const resolved = resolveSource('world-bank', { WORLD_BANK: { url: 'http://127.0.0.1:1234/', key: 'k', timeoutMs: 50 } });
+    expect([resolved.baseUrl, resolved.key, resolved.timeoutMs]).to.deep.equal(['http://127.0.0.1:1234', 'k', 50]);
+    expect(resolveSource('gaia', {}).baseUrl).to.equal('https://gea.esac.esa.int/tap-server/tap');
+  });
+});

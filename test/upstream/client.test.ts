@@ -1,0 +1,195 @@
+import { expect } from 'chai';
+import { MemoryCache } from '../../src/upstream/cache.ts';
+import { parseRetryAfter, UpstreamClient } from '../../src/upstream/client.ts';
+import { UpstreamError } from '../../src/upstream/errors.ts';
+import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+
+/** A client whose usgs-earthquakes, fred and gaia sources point at the fake upstream, with short timeouts. */
+function clientFor(fake: FakeUpstream, overrides: Partial<{ timeoutMs: number; key: string }> = {}): UpstreamClient {
+  const source = { url: fake.url, timeoutMs: overrides.timeoutMs ?? 400 };
+  return new UpstreamClient({
+    sources: { USGS_EARTHQUAKES: source, GAIA: source, FRED: { ...source, key: overrides.key } },
+    contactEmail: 'ops@example.org',
+    cache: new MemoryCache(),
+    retry: { baseDelayMs: 5 },
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(UpstreamError);
+    return error as UpstreamError;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('the upstream HTTP layer', () => {
+  let fake: FakeUpstream;
+  before(async () => {
+    fake = await startFakeUpstream();
+  });
+  after(async () => fake.close());
+  beforeEach(() => fake.reset());
+
+  describe('a successful request', () => {
+    it('goes to the overridden base URL with a User-Agent naming the product and the contact address', async () => {
+      fake.on('/query', json({ ok: true }));
+      const answer = await clientFor(fake).getJson('usgs-earthquakes', { path: '/query', searchParams: { format: 'geojson', limit: 5, skipped: undefined } });
+      expect(answer.body).to.deep.equal({ ok: true });
+      expect(answer.fromCache).to.equal(false);
+      expect(answer.retrievedAt).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(fake.hits).to.have.length(1);
+      expect(fake.hits[0]!.query.toString()).to.equal('format=geojson&limit=5');
+      expect(fake.hits[0]!.headers['user-agent']).to.match(/^research-tools-api\/\d+\.\d+\.\d+ \(research lookup service; mailto:ops@example\.org\)$/);
+    });
+    it('asks for gzip and reads a gzip-compressed body', async () => {
+      fake.on('/query', { body: '{"compressed":true}', contentType: 'application/json', gzip: true });
+      const answer = await clientFor(fake).getJson('usgs-earthquakes', { path: '/query' });
+      expect(answer.body).to.deep.equal({ compressed: true });
+      expect(fake.hits[0]!.headers['accept-encoding']).to.include('gzip');
+    });
+    it('keeps integers beyond the safe range exact, as decimal strings', async () => {
+      fake.on('/sync', json('{"data":[[5937144193345094528, 251.46088614856114, 12, "6636090334814214528"]]}'));
+      const answer = await clientFor(fake).getJson<{ data: unknown[][] }>('gaia', { path: '/sync' });
+      expect(answer.body.data[0]).to.deep.equal(['5937144193345094528', 251.46088614856114, 12, '6636090334814214528']);
+    });
+  });
+
+  describe('retries', () => {
+    it('after a 429 with Retry-After: 1 waits the second it was told, then succeeds', async () => {
+      fake.on('/query', json({ error: 'slow down' }, { status: 429, headers: { 'retry-after': '1' } }), json({ ok: 2 }));
+      const answer = await clientFor(fake, { timeoutMs: 2000 }).getJson('usgs-earthquakes', { path: '/query' });
+      expect(answer.body).to.deep.equal({ ok: 2 });
+      expect(fake.hits).to.have.length(2);
+      expect(fake.hits[1]!.at - fake.hits[0]!.at).to.be.at.least(990);
+    });
+    it('retries a 500 and a reset connection, then succeeds', async () => {
+      fake.on('/query', json({ error: 'oops' }, { status: 500 }), { fault: 'reset' }, json({ ok: 3 }));
+      const answer = await clientFor(fake).getJson('usgs-earthquakes', { path: '/query' });
+      expect(answer.body).to.deep.equal({ ok: 3 });
+      expect(fake.hits).to.have.length(3);
+    });
+    it('gives up after three attempts with the upstream reason in the message', async () => {
+      fake.on('/query', { status: 503, body: 'Error 503: Service Unavailable\n\nThe catalogue is being updated.\n', contentType: 'text/plain' });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect([error.kind, error.status, error.message]).to.deep.equal(['http_error', 503, 'usgs-earthquakes answered HTTP 503: The catalogue is being updated.']);
+      expect(fake.hits).to.have.length(3);
+    });
+    it('does not wait for a Retry-After longer than the call may take', async () => {
+      fake.on('/query', json({}, { status: 429, headers: { 'retry-after': '120' } }));
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.kind).to.equal('rate_limited');
+      expect(error.message).to.equal('usgs-earthquakes answered HTTP 429; it asked to wait 120 s, longer than this call may take');
+      expect(fake.hits).to.have.length(1);
+    });
+    it('does not retry a 400, and reports its reason from the FDSN text body', async () => {
+      fake.on('/query', {
+        status: 400,
+        contentType: 'text/plain',
+        body: 'Error 400: Bad Request\n\nBad starttime value "not-a-date". Valid values are ISO-8601 timestamps.\n\nUsage details are available from https://earthquake.usgs.gov/fdsnws/event/1\n',
+      });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.message).to.equal('usgs-earthquakes answered HTTP 400: Bad starttime value "not-a-date". Valid values are ISO-8601 timestamps.');
+      expect(fake.hits).to.have.length(1);
+    });
+    it('reads Retry-After as seconds or as an HTTP date', () => {
+      expect(parseRetryAfter('2')).to.equal(2000);
+      expect(parseRetryAfter('Sun, 22 Nov 2026 05:00:10 GMT', Date.parse('2026-11-22T05:00:00Z'))).to.equal(10_000);
+      expect(parseRetryAfter('soon')).to.equal(undefined);
+      expect(parseRetryAfter(undefined)).to.equal(undefined);
+    });
+  });
+
+  describe('faults become clean errors', () => {
+    it('no answer at all is a timeout naming the time allowed', async () => {
+      fake.on('/query', { fault: 'no_answer' });
+      const error = await failure(clientFor(fake, { timeoutMs: 150 }).getJson('usgs-earthquakes', { path: '/query' }));
+      expect([error.kind, error.message]).to.deep.equal(['timeout', 'usgs-earthquakes did not answer within 150 ms']);
+    });
+    it('a body that stalls half-way is a timeout', async () => {
+      fake.on('/query', { fault: 'slow_body', body: '{"type":"FeatureCollection","features":[]}', firstBytes: 10 });
+      const error = await failure(clientFor(fake, { timeoutMs: 150 }).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.kind).to.equal('timeout');
+    });
+    it('a body broken off before its announced length is a network error', async () => {
+      fake.on('/query', { fault: 'truncated', body: '{"type":"FeatureCollection","features":[1,2,3,4,5,6,7,8]}' });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.kind).to.equal('network');
+      expect(error.message).to.match(/^usgs-earthquakes (broke off the answer|closed the connection) \(/);
+    });
+    it('garbage where JSON was expected is a bad body, quoted without control characters', async () => {
+      fake.on('/query', { body: '\u0000\u0001garbage {not json', contentType: 'application/json' });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect([error.kind, error.message]).to.deep.equal([
+        'bad_body',
+        'usgs-earthquakes answered with a body that is not valid JSON (truncated or another format), beginning "garbage {not json"',
+      ]);
+    });
+    it('an HTML page with status 200 is refused, its markup never quoted', async () => {
+      fake.on('/query', { body: '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><script>x</script></body></html>', contentType: 'text/html' });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.message).to.equal('usgs-earthquakes answered with an HTML page instead of JSON');
+    });
+    it('an HTML error page gives its title only', async () => {
+      fake.on('/query', { status: 404, body: '<html><head><title>404 Not Found</title></head><body>…</body></html>', contentType: 'text/html' });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.message).to.equal('usgs-earthquakes answered HTTP 404: an HTML page titled "404 Not Found"');
+    });
+    it('a TAP error VOTable gives its QUERY_STATUS message', async () => {
+      fake.on('/sync', {
+        status: 400,
+        contentType: 'text/xml',
+        body: '<?xml version="1.0"?><VOTABLE><RESOURCE type="results"><INFO name="QUERY_STATUS" value="ERROR">Incorrect ADQL query: Encountered "FROM" at line 1</INFO></RESOURCE></VOTABLE>',
+      });
+      const error = await failure(clientFor(fake).getJson('gaia', { path: '/sync' }));
+      expect(error.message).to.equal('gaia answered HTTP 400: Incorrect ADQL query: Encountered "FROM" at line 1');
+    });
+    it('a source that needs a key fails without one, naming the variable to set', async () => {
+      fake.on('/series/observations', json({ observations: [] }));
+      const error = await failure(clientFor(fake).getJson('fred', { path: '/series/observations', key: { query: 'api_key' } }));
+      expect([error.kind, error.message]).to.deep.equal(['not_configured', 'fred needs an API key: set SOURCE_FRED_KEY']);
+      expect(fake.hits).to.have.length(0);
+    });
+    it('with its key set, the key goes where the source takes it and not into the address shown', async () => {
+      fake.on('/series/observations', json({ observations: [] }));
+      const answer = await clientFor(fake, { key: 'k-123' }).getJson('fred', { path: '/series/observations', searchParams: { series_id: 'GDP' }, key: { query: 'api_key' } });
+      expect(fake.hits[0]!.query.get('api_key')).to.equal('k-123');
+      expect(answer.url).to.equal(`${fake.url}/series/observations?series_id=GDP`);
+    });
+  });
+
+  describe('cache and single-flight', () => {
+    it('identical concurrent requests reach the upstream once and share its answer', async () => {
+      fake.on('/query', json({ n: 1 }, { delayMs: 100 }));
+      const client = clientFor(fake);
+      const answers = await Promise.all(Array.from({ length: 5 }, () => client.getJson('usgs-earthquakes', { path: '/query', searchParams: { a: 1 } })));
+      expect(fake.hits).to.have.length(1);
+      expect(new Set(answers.map((answer) => answer.retrievedAt)).size).to.equal(1);
+      expect(answers.map((answer) => answer.body)).to.deep.equal(Array.from({ length: 5 }, () => ({ n: 1 })));
+    });
+    it('a repeat is served from the cache with the original retrievedAt, without reaching the upstream', async () => {
+      fake.on('/query', json({ n: 2 }));
+      const client = clientFor(fake);
+      const first = await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { b: 1 } });
+      const second = await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { b: 1 } });
+      expect(fake.hits).to.have.length(1);
+      expect([second.fromCache, second.retrievedAt, second.body]).to.deep.equal([true, first.retrievedAt, { n: 2 }]);
+    });
+    it('a different request is not served from the cache', async () => {
+      fake.on('/query', json({ n: 3 }));
+      const client = clientFor(fake);
+      await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { c: 1 } });
+      await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { c: 2 } });
+      expect(fake.hits).to.have.length(2);
+    });
+    it('a failed or unreadable answer is not cached', async () => {
+      fake.on('/query', { body: 'not json', contentType: 'application/json' }, json({ n: 4 }));
+      const client = clientFor(fake);
+      await failure(client.getJson('usgs-earthquakes', { path: '/query' }));
+      expect((await client.getJson('usgs-earthquakes', { path: '/query' })).body).to.deep.equal({ n: 4 });
+      expect(fake.hits).to.have.length(2);
+    });
+  });
+});

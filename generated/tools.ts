@@ -2414,7 +2414,12 @@ export const tools = {
       limit: 10,
     },
     defaultsFrom: {},
-    constraints: [],
+    constraints: [
+      {
+        rule: 'at_least_one',
+        fields: ['condition', 'intervention', 'query', 'country', 'phase', 'status'],
+      },
+    ],
     sources: ['clinicaltrials'],
     calls: [
       {
@@ -2472,6 +2477,12 @@ export const tools = {
           default: 10,
         },
       },
+      'x-constraints': [
+        {
+          rule: 'at_least_one',
+          fields: ['condition', 'intervention', 'query', 'country', 'phase', 'status'],
+        },
+      ],
     },
   },
   search_datasets: {

@@ -921,6 +921,8 @@ export interface LookupGeneProteinData {
     /** STRING combined score (0 to 1). */
     score: number;
   }>;
+  /** Which source each part of the joined record came from, part name to source id (e.g. summary: ncbi-gene, function: uniprot, pathways: reactome). A part whose source failed is absent here and named in failedSources. */
+  part_sources?: Record<string, string>;
   /** Always present. */
   disclaimer: 'Research lookup, not medical advice.';
 }

@@ -26,3 +26,4 @@ export {
 export { debit, refund, ledgerSum, getBalance, type DebitResult } from './credits.ts';
 export { recordCall, usage, type CallRecord, type UsageEntry } from './calls.ts';
 export { inTransaction } from './transaction.ts';
+export { hold, capture, release, type HoldResult } from './holds.ts';

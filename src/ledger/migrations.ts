@@ -85,7 +85,63 @@ const initialSchema: NamedMigration = {
   },
 };
 
-const migrations: NamedMigration[] = [initialSchema];
+const figures: NamedMigration = {
+  name: '002_figures',
+  async up(db) {
+    // One row per figure; the row is also its render job (status pending → rendering → finished | failed).
+    await createTable(db, 'figures', (table) => {
+      table.string('id', 40).primary();
+      table.string('account_id', 32).notNullable().references('id').inTable('accounts');
+      table.string('parent_id', 40).nullable().references('id').inTable('figures');
+      // The call that asked for the figure; its ledger hold, capture and release carry this call_id.
+      table.string('call_id', 64).notNullable();
+      table.string('status', 16).notNullable().checkIn(['pending', 'rendering', 'finished', 'failed']);
+      table.string('kind', 32).notNullable();
+      table.string('style', 32).notNullable();
+      table.string('aspect_ratio', 8).notNullable();
+      table.text('description').notNullable();
+      table.text('instruction').nullable();
+      // The whole figure spec (parameters, labels and graph) as JSON: what the renderer draws and edits start from.
+      table.text('spec', 'mediumtext').notNullable();
+      table.integer('price').notNullable();
+      table.integer('credits_charged').notNullable().defaultTo(0);
+      table.integer('attempts').notNullable().defaultTo(0);
+      table.string('claimed_by', 64).nullable();
+      table.datetime('claimed_at', { precision: 3 }).nullable();
+      table.string('file_token', 64).nullable();
+      table.integer('width').nullable();
+      table.integer('height').nullable();
+      table.text('error').nullable();
+      table.datetime('created_at', { precision: 3 }).notNullable();
+      table.datetime('finished_at', { precision: 3 }).nullable();
+      table.index(['status', 'created_at'], 'figures_status_created_at_index');
+      table.index(['account_id'], 'figures_account_id_index');
+      table.index(['parent_id'], 'figures_parent_id_index');
+    });
+  },
+  async down(db) {
+    await db.schema.dropTableIfExists('figures');
+  },
+};
+
+const figureQueues: NamedMigration = {
+  name: '003_figure_queues',
+  async up(db) {
+    // Processes take figures only from their own queue (FIGURE_QUEUE), so separate deployments can share one database.
+    await db.schema.alterTable('figures', (table) => {
+      table.string('queue', 64).notNullable().defaultTo('default');
+      table.index(['queue', 'status', 'created_at'], 'figures_queue_status_created_at_index');
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('figures', (table) => {
+      table.dropIndex(['queue', 'status', 'created_at'], 'figures_queue_status_created_at_index');
+      table.dropColumn('queue');
+    });
+  },
+};
+
+const migrations: NamedMigration[] = [initialSchema, figures, figureQueues];
 
 export const migrationSource: Knex.MigrationSource<NamedMigration> = {
   getMigrations: async () => migrations,

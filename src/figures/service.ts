@@ -1,0 +1,195 @@
+/**
+ * What the three figure tools share: turning arguments into a spec, queueing a figure with its
+ * credits held, waiting up to FIGURE_SYNC_WAIT_MS for the image, and the answer of spec part 3
+ * (finished with files, or pending with figure_id and a 30-second polling hint).
+ */
+import type { Knex } from 'knex';
+import { tools } from '../../generated/tools.ts';
+import type { CreateFigureData, ToolOutcome } from '../../generated/types.ts';
+import type { Config } from '../config.ts';
+import { ApiError } from '../errors.ts';
+import { builtinRecord } from '../tools/builtin.ts';
+import type { ToolContext } from '../tools/context.ts';
+import { fileUrl, MIME_TYPES } from './files.ts';
+import { FigureInputError, type FigureGraph, type FigureSpec } from './model.ts';
+import { isMermaid, parseMermaid } from './parse-mermaid.ts';
+import { parseSentences } from './parse-text.ts';
+import { runnerFor } from './runner.ts';
+import { findFigure, insertFigure, newFigureId, readFigure, type FigureRow } from './store.ts';
+
+/** Seconds a caller should wait before asking get_figure again (spec part 8). */
+export const POLL_AFTER_S = 30;
+export const MAX_LABELS = 30;
+export const MAX_LABEL_LENGTH = 120;
+
+export type FigureData = CreateFigureData;
+
+export function toApiInputError(error: unknown): unknown {
+  return error instanceof FigureInputError ? new ApiError('invalid_input', `${error.field}: ${error.message}`) : error;
+}
+
+export function parseDescription(description: string): FigureGraph {
+  return isMermaid(description) ? parseMermaid(description) : parseSentences(description);
+}
+
+export function checkLabels(labels: string[]): void {
+  if (labels.length > MAX_LABELS) throw new FigureInputError('labels', `at most ${MAX_LABELS} labels, got ${labels.length}`);
+  const long = labels.find((label) => label.length > MAX_LABEL_LENGTH);
+  if (long !== undefined) throw new FigureInputError('labels', `each label is at most ${MAX_LABEL_LENGTH} characters; "${long.slice(0, 30)}…" is ${long.length}`);
+}
+
+/** The same 400 for an unknown figure and another account's, so ids reveal nothing. */
+export async function requireOwnFigure(db: Knex, accountId: string, figureId: string): Promise<FigureRow> {
+  const figure = await findFigure(db, accountId, figureId);
+  if (!figure) throw new ApiError('invalid_input', `figure_id: no figure "${figureId}" belongs to this account`);
+  return figure;
+}
+
+/** Holds the price and queues the figure; 402 when the balance is below the price. */
+export async function submitFigure(
+  context: ToolContext,
+  tool: 'create_figure' | 'edit_figure',
+  input: { spec: FigureSpec; parentId?: string; instruction?: string },
+): Promise<FigureRow> {
+  const price = tools[tool].figurePriceCredits;
+  const inserted = await insertFigure(context.db, { id: newFigureId(), accountId: context.accountId, callId: context.callId, queue: context.config.figureQueue, price, ...input });
+  if (!inserted.ok) {
+    throw new ApiError(
+      'insufficient_credits',
+      `a figure costs ${price} credits, charged when its image is finished; the account holds ${inserted.balance}`,
+    );
+  }
+  runnerFor(context.db)?.wake();
+  context.logger.info({ figure_id: inserted.figure.id, price }, 'figure queued');
+  return waitForFigure(context.db, inserted.figure.id, context.config.figureSyncWaitMs);
+}
+
+const SETTLED = new Set(['finished', 'failed']);
+
+/** The figure once finished or failed, or as it stands after `waitMs`. */
+export async function waitForFigure(db: Knex, id: string, waitMs: number): Promise<FigureRow> {
+  let figure = (await readFigure(db, id))!;
+  if (waitMs <= 0 || SETTLED.has(figure.status)) return figure;
+  const deadline = Date.now() + waitMs;
+  const runner = runnerFor(db);
+  while (!SETTLED.has(figure.status) && Date.now() < deadline) {
+    // Woken at once when this process renders it; otherwise the database is looked at every 200 ms.
+    await new Promise<void>((resolve) => {
+      const onSettled = (settledId: string): void => {
+        if (settledId === id) finish();
+      };
+      const finish = (): void => {
+        clearTimeout(timer);
+        runner?.off('settled', onSettled);
+        resolve();
+      };
+      const timer = setTimeout(finish, Math.min(200, Math.max(1, deadline - Date.now())));
+      runner?.on('settled', onSettled);
+    });
+    figure = (await readFigure(db, id))!;
+  }
+  return figure;
+}
+
+function publicStatus(figure: FigureRow): 'pending' | 'finished' | 'failed' {
+  return figure.status === 'rendering' ? 'pending' : figure.status;
+}
+
+export interface FigureExtra {
+  figure_id: string;
+  status: 'pending' | 'finished' | 'failed';
+  credits_used: number;
+  poll_after_s?: number;
+  parent_figure_id?: string;
+  kind?: FigureSpec['kind'];
+  style?: FigureSpec['style'];
+  aspect_ratio?: FigureSpec['aspectRatio'];
+  message?: string;
+}
+
+/** The answer for a figure in its current state (spec part 3). */
+export function figureOutcome(
+  figure: FigureRow,
+  config: Config,
+  options: { withParent?: boolean; summaryPrefix?: string } = {},
+): ToolOutcome<FigureData, FigureExtra> {
+  const status = publicStatus(figure);
+  const { spec } = figure;
+  const data: FigureData = {
+    figure_id: figure.id,
+    status,
+    kind: spec.kind,
+    style: spec.style,
+    aspect_ratio: spec.aspectRatio,
+    description: spec.description,
+    labels: spec.labels,
+    created_at: figure.createdAt.toISOString(),
+  };
+  if (figure.parentId) data.parent_figure_id = figure.parentId;
+  if (figure.instruction) data.instruction = figure.instruction;
+  const extra: FigureExtra = { figure_id: figure.id, status, credits_used: figure.status === 'finished' ? figure.creditsCharged : 0 };
+  if (options.withParent || figure.parentId) extra.parent_figure_id = figure.parentId ?? undefined;
+  if (extra.parent_figure_id === undefined) delete extra.parent_figure_id;
+  Object.assign(extra, { kind: spec.kind, style: spec.style, aspect_ratio: spec.aspectRatio });
+
+  const record = {
+    id: `${builtinRecord.source}:${figure.id}`,
+    type: 'figure',
+    title: title(spec.description),
+    ...builtinRecord,
+    retrievedAt: new Date().toISOString(),
+    data,
+  };
+  const prefix = options.summaryPrefix ?? '';
+  const shape = `a ${spec.aspectRatio} ${spec.kind.replace('_', ' ')} figure in the ${spec.style.replace('_', ' ')} style with ${count(spec.graph.nodes.length, 'entity', 'entities')} and ${count(spec.graph.edges.length, 'relationship', 'relationships')}`;
+
+  if (figure.status === 'finished') {
+    const png = `${figure.fileToken}.png`;
+    const svg = `${figure.fileToken}.svg`;
+    const imageUrl = fileUrl(config.publicBaseUrl, png);
+    Object.assign(data, {
+      image_url: imageUrl,
+      mime_type: MIME_TYPES.png,
+      width: figure.width!,
+      height: figure.height!,
+      finished_at: figure.finishedAt!.toISOString(),
+      credits_charged: figure.creditsCharged,
+    });
+    return {
+      summary: `${prefix}Figure ${figure.id} is finished: ${shape}; ${count(figure.creditsCharged, 'credit', 'credits')} charged.`,
+      records: [{ ...record, url: imageUrl }],
+      files: [
+        { name: `${figure.id}.png`, url: imageUrl, mimeType: MIME_TYPES.png },
+        { name: `${figure.id}.svg`, url: fileUrl(config.publicBaseUrl, svg), mimeType: MIME_TYPES.svg },
+      ],
+      extra,
+    };
+  }
+  if (figure.status === 'failed') {
+    data.error = figure.error ?? 'rendering failed';
+    data.credits_charged = 0;
+    extra.message = `${data.error}; nothing was charged`;
+    return { summary: `${prefix}Figure ${figure.id} failed: ${data.error}; nothing was charged.`, records: [record], extra };
+  }
+  extra.poll_after_s = POLL_AFTER_S;
+  return {
+    summary: `${prefix}Figure ${figure.id} (${shape}) is still rendering; call get_figure with this figure_id again in about ${POLL_AFTER_S} seconds.`,
+    records: [record],
+    extra,
+  };
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function title(description: string): string {
+  const firstLine = description.split('\n').find((line) => line.trim() && !/^\s*(flowchart|graph)\b/i.test(line)) ?? description;
+  const text = firstLine.trim().replace(/\s+/g, ' ');
+  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+}
+
+/** A figure that failed during the call's wait answers 502: the call could not complete and nothing is charged. */
+export function failedDuringCall(figure: FigureRow): ApiError {
+  return new ApiError('upstream_error', `figure ${figure.id} could not be rendered (${figure.error ?? 'rendering failed'}); nothing was charged`);
+}

@@ -36,7 +36,42 @@ export const settings = {
     doc: 'how long create/edit_figure wait for the image before answering pending; 0 always answers pending',
     default: '5000',
   },
+  filesDir: {
+    variable: 'FILES_DIR',
+    doc: 'folder holding figure images (PNG and SVG); served at unguessable URLs under PUBLIC_BASE_URL',
+    default: './data/files',
+  },
+  figureWorkers: {
+    variable: 'FIGURE_WORKERS',
+    doc: 'figures this process renders at once, each in a worker thread; 0 makes a process that takes calls but leaves rendering to others',
+    default: '1',
+  },
+  figureQueue: {
+    variable: 'FIGURE_QUEUE',
+    doc: 'render queue this process puts its figures in and takes figures from; processes sharing a database and a FILES_DIR use the same one',
+    default: 'default',
+  },
   logLevel: { variable: 'LOG_LEVEL', doc: 'pino log level (fatal, error, warn, info, debug, silent)', default: 'info' },
+  sourceUrl: {
+    variable: 'SOURCE_<ID>_URL',
+    doc: 'overrides the base URL of upstream source `<ID>` (id upper-cased, `-` → `_`: `SOURCE_WORLD_BANK_URL`)',
+    default: undefined, // the real public URL of tools.yaml
+  },
+  sourceKey: {
+    variable: 'SOURCE_<ID>_KEY',
+    doc: 'API key for sources that need one (fred, materials-project, openaq, europeana, …); unset: that source fails with a message naming the variable',
+    default: undefined,
+  },
+  sourceTimeoutMs: {
+    variable: 'SOURCE_<ID>_TIMEOUT_MS',
+    doc: 'overrides the per-attempt timeout of upstream source `<ID>` in milliseconds',
+    default: undefined, // timeout_ms of tools.yaml
+  },
+  redisUrl: {
+    variable: 'REDIS_URL',
+    doc: 'Redis for the shared upstream response cache (`redis://host:port`); unset: an in-process memory cache',
+    default: undefined,
+  },
 } as const satisfies Record<string, Setting>;
 
 export interface Config {
@@ -46,7 +81,19 @@ export interface Config {
   contactEmail: string | undefined;
   rateLimitPerMinute: number;
   figureSyncWaitMs: number;
+  filesDir: string;
+  figureWorkers: number;
+  figureQueue: string;
   logLevel: string;
+  /** Per-source overrides from SOURCE_<ID>_URL / _KEY / _TIMEOUT_MS, keyed by the upper-cased id (`WORLD_BANK`). */
+  sources: Record<string, SourceOverride>;
+  redisUrl: string | undefined;
+}
+
+export interface SourceOverride {
+  url?: string;
+  key?: string;
+  timeoutMs?: number;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +122,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contactEmail: read(env, settings.contactEmail),
     rateLimitPerMinute: readInteger(env, settings.rateLimitPerMinute, 1),
     figureSyncWaitMs: readInteger(env, settings.figureSyncWaitMs, 0),
+    filesDir: read(env, settings.filesDir) as string,
+    figureWorkers: readInteger(env, settings.figureWorkers, 0),
+    figureQueue: read(env, settings.figureQueue) as string,
     logLevel: read(env, settings.logLevel) as string,
+    sources: readSourceOverrides(env),
+    redisUrl: read(env, settings.redisUrl),
   };
+}
+
+const SOURCE_VARIABLE = /^SOURCE_([A-Z0-9_]+?)_(URL|KEY|TIMEOUT_MS)$/;
+
+function readSourceOverrides(env: NodeJS.ProcessEnv): Record<string, SourceOverride> {
+  const sources: Record<string, SourceOverride> = {};
+  for (const [variable, value] of Object.entries(env)) {
+    const match = SOURCE_VARIABLE.exec(variable);
+    if (!match || value === undefined || value === '') continue;
+    const [, id, field] = match as unknown as [string, string, 'URL' | 'KEY' | 'TIMEOUT_MS'];
+    const entry = (sources[id] ??= {});
+    if (field === 'URL') entry.url = value.replace(/\/+$/, '');
+    else if (field === 'KEY') entry.key = value;
+    else {
+      const timeoutMs = Number(value);
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new ConfigError(`${variable} must be an integer >= 1, got "${value}"`);
+      entry.timeoutMs = timeoutMs;
+    }
+  }
+  return sources;
 }

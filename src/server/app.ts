@@ -6,8 +6,12 @@ import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { buildRouteTable, type ToolHandlers } from '../../generated/routes.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { FileStore } from '../figures/files.ts';
+import type { FigureRenderer } from '../figures/renderer.ts';
+import { attachFigureRunner, fileHandler } from '../figures/server.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
+import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { createRateLimits } from './rate-limits.ts';
@@ -20,9 +24,13 @@ export interface AppDependencies {
   logger: Logger;
   /** The tool implementations; the real ones unless a test or benchmark supplies its own. */
   handlers?: ToolHandlers<ToolContext>;
+  /** The upstream HTTP layer; one per app, made from the config unless supplied. */
+  upstream?: UpstreamClient;
+  /** What draws figures; the built-in renderer in worker threads unless supplied. */
+  figureRenderer?: FigureRenderer;
 }
 
-export async function createApp({ db, config, logger, handlers = createHandlers() }: AppDependencies): Promise<Express> {
+export async function createApp({ db, config, logger, handlers = createHandlers(), upstream = createUpstreamClient(config, logger), figureRenderer }: AppDependencies): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -40,13 +48,18 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
     }
   });
 
+  // Figure images at unguessable URLs; the render runner starts and stops with the server.
+  const files = new FileStore(config.filesDir);
+  app.get('/files/:name', fileHandler(files));
+  attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
+
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   app.get('/api/v1/:tool', describeToolHandler());
   app.post(
     '/api/v1/:tool',
     toolCallHandler({
-      db, config, logger, limits,
+      db, config, logger, limits, upstream,
       routes: buildRouteTable(handlers),
       validateRequest: createRequestValidator(openapi),
     }),

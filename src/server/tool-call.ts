@@ -12,8 +12,9 @@ import { tools, type ToolMetadata } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { debit, isPackEnabled, recordCall, refund } from '../ledger/index.ts';
+import { debit, recordCall, refund } from '../ledger/index.ts';
 import type { ToolContext } from '../tools/context.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
 import { applyDefaults, checkConstraints } from './arguments.ts';
 import { authenticate } from './auth.ts';
 import { toApiError } from './error-middleware.ts';
@@ -27,6 +28,7 @@ export interface ToolCallDependencies {
   config: Config;
   logger: Logger;
   limits: RateLimits;
+  upstream: UpstreamClient;
   routes: Array<Route<ToolContext>>;
   validateRequest: (request: Request, response: Response) => Promise<void>;
 }
@@ -56,7 +58,7 @@ async function readBody(request: Request, response: Response): Promise<void> {
 }
 
 export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
-  const { db, config, logger, limits } = deps;
+  const { db, config, logger, limits, upstream } = deps;
   const handlers = new Map(deps.routes.map((route) => [route.tool as string, route.handler]));
 
   return async (request, response) => {
@@ -68,7 +70,7 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
     let charged = 0;
     try {
       response.set(await limits.consumeKey(caller.keyId));
-      if (!(await isPackEnabled(db, caller.accountId, tool.pack))) {
+      if (caller.disabledPacks.includes(tool.pack)) {
         throw new ApiError('pack_disabled', `the ${tool.pack} pack is switched off for this account; switch it on in the capability-packs settings`);
       }
       await readBody(request, response);
@@ -84,7 +86,7 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
       charged = tool.credits;
       let outcome;
       try {
-        const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }) };
+        const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream };
         outcome = await handlers.get(tool.name)!(args as never, context);
       } catch (error) {
         await refund(db, callId);

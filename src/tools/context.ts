@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
 
 /** What every tool handler receives besides its arguments. */
 export interface ToolContext {
@@ -9,4 +10,6 @@ export interface ToolContext {
   config: Config;
   db: Knex;
   logger: Logger;
+  /** The app's one upstream HTTP layer (cache, limits and retries shared by all calls). */
+  upstream: UpstreamClient;
 }

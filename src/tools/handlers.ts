@@ -6,7 +6,25 @@ import type { ToolHandlers } from '../../generated/routes.ts';
 import type { ToolName } from '../../generated/types.ts';
 import { ApiError } from '../errors.ts';
 import type { ToolContext } from './context.ts';
+import { createFigure } from './create-figure.ts';
+import { editFigure } from './edit-figure.ts';
+import { getFigure } from './get-figure.ts';
+import { getStructure } from './get-structure.ts';
 import { listCapabilities } from './list-capabilities.ts';
+import { lookupAstroObject } from './lookup-astro-object.ts';
+import { lookupDrug } from './lookup-drug.ts';
+import { lookupGeneProtein } from './lookup-gene-protein.ts';
+import { lookupIntegerSequence } from './lookup-integer-sequence.ts';
+import { queryGaia } from './query-gaia.ts';
+import { searchClinicalTrials } from './search-clinical-trials.ts';
+import { searchEarthquakes } from './search-earthquakes.ts';
+import { searchExoplanets } from './search-exoplanets.ts';
+import { checkRetractions } from './check-retractions.ts';
+import { getPaper } from './get-paper.ts';
+import { journalInfo } from './journal-info.ts';
+import { searchPapers } from './search-papers.ts';
+import { verifyReferences } from './verify-references.ts';
+import { searchExpressionData } from './search-expression-data.ts';
 
 function notAvailableYet(tool: ToolName): () => Promise<never> {
   return async () => {
@@ -15,39 +33,59 @@ function notAvailableYet(tool: ToolName): () => Promise<never> {
 }
 
 /** Tools that answer for real; the README's tool table is checked against this list. */
-export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>(['list_capabilities']);
+export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
+  'list_capabilities',
+  'search_papers',
+  'get_paper',
+  'verify_references',
+  'check_retractions',
+  'journal_info',
+  'create_figure',
+  'edit_figure',
+  'get_figure',
+  'search_earthquakes',
+  'lookup_integer_sequence',
+  'lookup_astro_object',
+  'search_exoplanets',
+  'query_gaia',
+  'lookup_gene_protein',
+  'get_structure',
+  'search_clinical_trials',
+  'lookup_drug',
+  'search_expression_data',
+]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
   return {
     list_capabilities: listCapabilities,
-    create_figure: notAvailableYet('create_figure'),
-    edit_figure: notAvailableYet('edit_figure'),
-    get_figure: notAvailableYet('get_figure'),
-    search_papers: notAvailableYet('search_papers'),
-    get_paper: notAvailableYet('get_paper'),
-    verify_references: notAvailableYet('verify_references'),
-    check_retractions: notAvailableYet('check_retractions'),
-    journal_info: notAvailableYet('journal_info'),
+    create_figure: createFigure,
+    edit_figure: editFigure,
+    get_figure: getFigure,
+    search_papers: searchPapers,
+    get_paper: getPaper,
+    verify_references: verifyReferences,
+    check_retractions: checkRetractions,
+    journal_info: journalInfo,
     search_grants: notAvailableYet('search_grants'),
     search_datasets: notAvailableYet('search_datasets'),
     find_series: notAvailableYet('find_series'),
     get_series: notAvailableYet('get_series'),
-    lookup_gene_protein: notAvailableYet('lookup_gene_protein'),
-    get_structure: notAvailableYet('get_structure'),
-    search_clinical_trials: notAvailableYet('search_clinical_trials'),
-    lookup_drug: notAvailableYet('lookup_drug'),
-    search_expression_data: notAvailableYet('search_expression_data'),
+    lookup_gene_protein: lookupGeneProtein,
+    get_structure: getStructure,
+    search_clinical_trials: searchClinicalTrials,
+    lookup_drug: lookupDrug,
+    search_expression_data: searchExpressionData,
     lookup_compound: notAvailableYet('lookup_compound'),
     lookup_material: notAvailableYet('lookup_material'),
     get_weather_history: notAvailableYet('get_weather_history'),
-    search_earthquakes: notAvailableYet('search_earthquakes'),
+    search_earthquakes: searchEarthquakes,
     get_water_data: notAvailableYet('get_water_data'),
     search_species_occurrence: notAvailableYet('search_species_occurrence'),
     get_air_quality: notAvailableYet('get_air_quality'),
-    lookup_astro_object: notAvailableYet('lookup_astro_object'),
-    search_exoplanets: notAvailableYet('search_exoplanets'),
-    query_gaia: notAvailableYet('query_gaia'),
+    lookup_astro_object: lookupAstroObject,
+    search_exoplanets: searchExoplanets,
+    query_gaia: queryGaia,
     search_archives: notAvailableYet('search_archives'),
-    lookup_integer_sequence: notAvailableYet('lookup_integer_sequence'),
+    lookup_integer_sequence: lookupIntegerSequence,
   };
 }

@@ -155,7 +155,7 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
     it('502 upstream_error when the tool cannot complete; the balance is unchanged', async () => {
       const caller = await newCaller(engine.db, 3);
       const answer = await post('lookup_integer_sequence', { key: caller.key, body: { query: '1, 1, 2, 3, 5, 8' } });
-      expect([answer.status, answer.body]).to.deep.equal([502, { error: { code: 'upstream_error', message: 'lookup_integer_sequence is not available yet: its data-source connectors are not built in this version' } }]);
+      expect([answer.status, answer.body]).to.deep.equal([502, { error: { code: 'upstream_error', message: 'no source answered: oeis did not answer within 15000 ms' } }]);
       expect(await getBalance(engine.db, caller.accountId)).to.equal(3);
       expect(await ledgerSum(engine.db, caller.accountId)).to.equal(3);
     });

@@ -8,7 +8,8 @@ describeOnEachEngine('two server processes on one database', (engine) => {
   let servers: ServerProcess[] = [];
   before(async function () {
     this.timeout(60_000);
-    const env = { DATABASE_URL: engine.url, RATE_LIMIT_PER_MINUTE: '10000' };
+    // The earthquake source points at a closed loopback port, so its calls fail upstream without the network.
+    const env = { DATABASE_URL: engine.url, RATE_LIMIT_PER_MINUTE: '10000', SOURCE_USGS_EARTHQUAKES_URL: 'http://127.0.0.1:9' };
     servers = await Promise.all([startServerProcess('test/support/serve.ts', env), startServerProcess('test/support/serve.ts', env)]);
   });
   after(async () => {

@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { ToolHandlers } from '../../generated/routes.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { FigureRenderer } from '../../src/figures/renderer.ts';
 import { createAccount, createKey } from '../../src/ledger/index.ts';
 import { createLogger } from '../../src/logging.ts';
 import { createApp } from '../../src/server/app.ts';
@@ -21,9 +22,9 @@ export interface TestServer {
 
 export async function startServer(
   db: Knex,
-  options: { rateLimitPerMinute?: number; handlers?: ToolHandlers<ToolContext> } = {},
+  options: { rateLimitPerMinute?: number; handlers?: ToolHandlers<ToolContext>; env?: NodeJS.ProcessEnv; figureRenderer?: FigureRenderer } = {},
 ): Promise<TestServer> {
-  const config = loadConfig({ PORT: '0', RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 60), PUBLIC_BASE_URL: 'https://api.example.test' });
+  const config = loadConfig({ PORT: '0', RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 60), PUBLIC_BASE_URL: 'https://api.example.test', ...options.env });
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -31,7 +32,7 @@ export async function startServer(
       done();
     },
   });
-  const app = await createApp({ db, config, logger: createLogger('info', sink), handlers: options.handlers });
+  const app = await createApp({ db, config, logger: createLogger('info', sink), handlers: options.handlers, figureRenderer: options.figureRenderer });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,9 +1,11 @@
 /**
  * Tool handlers for tests of the server itself (charging, limits, errors) while the tools'
- * connectors are built elsewhere: the real handlers, with search_papers answering a fixed record
- * and get_paper failing with an unexpected error.
+ * connectors are built elsewhere: the real handlers, with search_papers answering a fixed record,
+ * lookup_integer_sequence failing upstream without asking the network, and get_paper failing with
+ * an unexpected error.
  */
 import type { ToolHandlers } from '../../generated/routes.ts';
+import { ApiError } from '../../src/errors.ts';
 import { createHandlers } from '../../src/tools/handlers.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
 
@@ -25,6 +27,9 @@ export function stubHandlers(): ToolHandlers<ToolContext> {
         },
       ],
     }),
+    lookup_integer_sequence: async () => {
+      throw new ApiError('upstream_error', 'no source answered: oeis did not answer within 15000 ms');
+    },
     get_paper: async () => {
       throw new Error('simulated bug with a secret stack');
     },

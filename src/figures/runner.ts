@@ -30,13 +30,6 @@ export interface RunnerOptions {
 
 export const DEFAULT_LEASE_MS = 120_000;
 
-const runners = new Map<Knex, FigureJobRunner>();
-
-/** The runner started for this database pool in this process, if any (handlers wake it). */
-export function runnerFor(db: Knex): FigureJobRunner | undefined {
-  return runners.get(db);
-}
-
 export class FigureJobRunner extends EventEmitter {
   readonly owner = `${process.pid}-${randomBase62(6)}`;
   private readonly active = new Map<string, string>();
@@ -54,7 +47,6 @@ export class FigureJobRunner extends EventEmitter {
   start(): void {
     if (this.running) return;
     this.running = true;
-    runners.set(this.options.db, this);
     if (this.options.concurrency <= 0) return;
     this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
     this.timer.unref();
@@ -127,7 +119,6 @@ export class FigureJobRunner extends EventEmitter {
     this.stopping ??= (async () => {
       this.running = false;
       if (this.timer) clearInterval(this.timer);
-      if (runners.get(this.options.db) === this) runners.delete(this.options.db);
       const claims = [...this.active.entries()];
       await Promise.all(claims.map(([id, token]) => returnFigure(this.options.db, id, token).catch(() => undefined)));
       await this.options.renderer.close?.();

@@ -14,7 +14,7 @@ import { fileUrl, MIME_TYPES } from './files.ts';
 import { FigureInputError, type FigureGraph, type FigureSpec } from './model.ts';
 import { isMermaid, parseMermaid } from './parse-mermaid.ts';
 import { parseSentences } from './parse-text.ts';
-import { runnerFor } from './runner.ts';
+import type { FigureJobRunner } from './runner.ts';
 import { findFigure, insertFigure, newFigureId, readFigure, type FigureRow } from './store.ts';
 
 /** Seconds a caller should wait before asking get_figure again (spec part 8). */
@@ -59,19 +59,18 @@ export async function submitFigure(
       `a figure costs ${price} credits, charged when its image is finished; the account holds ${inserted.balance}`,
     );
   }
-  runnerFor(context.db)?.wake();
+  context.figures.wake();
   context.logger.info({ figure_id: inserted.figure.id, price }, 'figure queued');
-  return waitForFigure(context.db, inserted.figure.id, context.config.figureSyncWaitMs);
+  return waitForFigure(context.db, inserted.figure.id, context.config.figureSyncWaitMs, context.figures);
 }
 
 const SETTLED = new Set(['finished', 'failed']);
 
 /** The figure once finished or failed, or as it stands after `waitMs`. */
-export async function waitForFigure(db: Knex, id: string, waitMs: number): Promise<FigureRow> {
+export async function waitForFigure(db: Knex, id: string, waitMs: number, runner?: FigureJobRunner): Promise<FigureRow> {
   let figure = (await readFigure(db, id))!;
   if (waitMs <= 0 || SETTLED.has(figure.status)) return figure;
   const deadline = Date.now() + waitMs;
-  const runner = runnerFor(db);
   while (!SETTLED.has(figure.status) && Date.now() < deadline) {
     // Woken at once when this process renders it; otherwise the database is looked at every 200 ms.
     await new Promise<void>((resolve) => {

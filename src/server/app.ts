@@ -51,7 +51,7 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   // Figure images at unguessable URLs; the render runner starts and stops with the server.
   const files = new FileStore(config.filesDir);
   app.get('/files/:name', fileHandler(files));
-  attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
+  const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
@@ -59,7 +59,7 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   app.post(
     '/api/v1/:tool',
     toolCallHandler({
-      db, config, logger, limits, upstream,
+      db, config, logger, limits, upstream, figures,
       routes: buildRouteTable(handlers),
       validateRequest: createRequestValidator(openapi),
     }),

@@ -14,6 +14,7 @@ import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { debit, recordCall, refund } from '../ledger/index.ts';
 import type { ToolContext } from '../tools/context.ts';
+import type { FigureJobRunner } from '../figures/runner.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { applyDefaults, checkConstraints } from './arguments.ts';
 import { authenticate } from './auth.ts';
@@ -29,6 +30,7 @@ export interface ToolCallDependencies {
   logger: Logger;
   limits: RateLimits;
   upstream: UpstreamClient;
+  figures: FigureJobRunner;
   routes: Array<Route<ToolContext>>;
   validateRequest: (request: Request, response: Response) => Promise<void>;
 }
@@ -58,7 +60,7 @@ async function readBody(request: Request, response: Response): Promise<void> {
 }
 
 export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
-  const { db, config, logger, limits, upstream } = deps;
+  const { db, config, logger, limits, upstream, figures } = deps;
   const handlers = new Map(deps.routes.map((route) => [route.tool as string, route.handler]));
 
   return async (request, response) => {
@@ -86,7 +88,7 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
       charged = tool.credits;
       let outcome;
       try {
-        const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream };
+        const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
         outcome = await handlers.get(tool.name)!(args as never, context);
       } catch (error) {
         await refund(db, callId);

@@ -4,7 +4,7 @@ import type { FigureRenderer } from '../../src/figures/renderer.ts';
 import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
-import { FailingRenderer, GatedRenderer, expectMatchesResultSchema, fetchFile, ledgerKinds, pngSize, pollFigure, stopRunner, svgTexts, temporaryFolder } from './helpers.ts';
+import { FailingRenderer, GatedRenderer, expectMatchesResultSchema, fetchFile, ledgerKinds, pngSize, pollFigure, svgTexts, temporaryFolder } from './helpers.ts';
 
 const PRICE = 5;
 const MECHANISM = 'TNF-α binds TNFR1, which recruits TRADD. TRADD activates the IKK complex, which phosphorylates IκBα; A20 inhibits the IKK complex.';
@@ -22,7 +22,6 @@ describeOnEachEngine('figures over HTTP', (engine) => {
 
   afterEach(async function () {
     await server?.close();
-    await stopRunner(engine.db);
     server = undefined;
   });
 

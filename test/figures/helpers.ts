@@ -6,7 +6,6 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { FigureSpec } from '../../src/figures/model.ts';
 import { BuiltinRenderer, type FigureRenderer, type RenderedFigure } from '../../src/figures/renderer.ts';
-import { runnerFor } from '../../src/figures/runner.ts';
 import { call, type Answer } from '../support/server.ts';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -69,11 +68,6 @@ export async function pollFigure(baseUrl: string, key: string, figureId: string)
     if (answer.status !== 200 || answer.body.extra.status !== 'pending') return answer;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-/** Stops the runner of a closed in-process server and waits for it. */
-export async function stopRunner(db: Knex): Promise<void> {
-  await runnerFor(db)?.stop();
 }
 
 export async function ledgerKinds(db: Knex, callId: string): Promise<Array<{ kind: string; amount: number }>> {

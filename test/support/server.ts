@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { ToolHandlers } from '../../generated/routes.ts';
+import type { FigureJobRunner } from '../../src/figures/runner.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { FigureRenderer } from '../../src/figures/renderer.ts';
 import { createAccount, createKey } from '../../src/ledger/index.ts';
@@ -39,7 +40,11 @@ export async function startServer(
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     logLines,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The figure runner stops with the server; wait until it has handed back its claims.
+      await (app.locals.figureRunner as FigureJobRunner).stop();
+    },
   };
 }
 

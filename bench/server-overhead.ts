@@ -26,13 +26,19 @@ interface Load {
   non2xx: number;
 }
 
-async function load(name: string, baseUrl: string, key?: string): Promise<Load> {
+/** Loads one target; with several keys, each connection calls with its own key (its own account). */
+async function load(name: string, baseUrl: string, keys: string[] = []): Promise<Load> {
+  let nextClient = 0;
   const options = {
     url: `${baseUrl}/api/v1/search_papers`,
     method: 'POST' as const,
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: 'open access' }),
     connections: CONNECTIONS,
+    setupClient: (client: { setHeaders(headers: Record<string, string>): void }) => {
+      const key = keys[nextClient++ % Math.max(keys.length, 1)];
+      client.setHeaders({ 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) });
+    },
   };
   await autocannon({ ...options, duration: 1 }); // warm-up
   const result = await autocannon({ ...options, duration: DURATION_S });
@@ -96,19 +102,23 @@ export async function runServerOverheadBench(): Promise<void> {
     processes.push(bare);
     const targets: Array<{ name: string; url: string }> = [{ name: 'sqlite', url: sqliteUrl }];
     if (mysql) targets.push({ name: 'mysql', url: mysql });
-    const servers: Array<{ name: string; server: ServerProcess; key: string }> = [];
+    const servers: Array<{ name: string; server: ServerProcess; keys: string[] }> = [];
     for (const target of targets) {
       const db = openDatabase(target.url);
-      const { key } = await benchKey(db).finally(() => db.destroy());
+      const keys = await Promise.all(Array.from({ length: CONNECTIONS }, () => benchKey(db).then((caller) => caller.key))).finally(() => db.destroy());
       const server = await startServerProcess('test/support/serve.ts', { DATABASE_URL: target.url, RATE_LIMIT_PER_MINUTE: UNLIMITED, LOG_LEVEL: 'info' });
       processes.push(server);
-      servers.push({ name: target.name, server, key });
+      servers.push({ name: target.name, server, keys });
     }
-    console.log(`\nServer overhead: POST /api/v1/search_papers (authenticated, charged 1 credit), ${CONNECTIONS} connections, ${DURATION_S} s each`);
+    console.log(`\nServer overhead: POST /api/v1/search_papers (authenticated, charged 1 credit), ${CONNECTIONS} connections, ${DURATION_S} s each; one key, or one key (and account) per connection`);
     const baseline = await load('bare express', bare.baseUrl);
     const results = [baseline];
-    for (const { name, server, key } of servers) results.push(await load(`server on ${name}`, server.baseUrl, key));
+    for (const { name, server, keys } of servers) {
+      results.push(await load(`${name}, one key`, server.baseUrl, keys.slice(0, 1)));
+      results.push(await load(`${name}, ${keys.length} keys`, server.baseUrl, keys));
+    }
     console.log('  target              req/s    p50 ms  p99 ms  req/s ratio to bare  non-2xx');
+    // One key puts every call on one account row and one rate-limit row; several keys spread them as real users do.
     for (const result of results) {
       const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
       console.log(`  ${result.name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${String(result.p50).padStart(6)}  ${String(result.p99).padStart(6)}  ${ratio.toFixed(2).padStart(19)}  ${result.non2xx}`);

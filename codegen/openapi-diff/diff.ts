@@ -124,10 +124,6 @@ export class Differ {
     this.changes.push({ id, level: rule.level, ...(operation ? { operation } : {}), path, message });
   }
 
-  private has(id: string): boolean {
-    return RULES_BY_ID.has(id);
-  }
-
   private deref(side: Side, h: Handle): Handle {
     return side.resolver.deref(h);
   }

@@ -38,7 +38,7 @@ export const settings = {
   },
   filesDir: {
     variable: 'FILES_DIR',
-    doc: 'folder holding figure images (PNG and SVG); served at unguessable URLs under PUBLIC_BASE_URL',
+    doc: 'local cache folder of figure images (PNG and SVG); the images themselves live in the database, so every process serves them; `off` keeps no local copies. Files an older version left here are moved into the database at start-up',
     default: './data/files',
   },
   figureWorkers: {
@@ -48,7 +48,7 @@ export const settings = {
   },
   figureQueue: {
     variable: 'FIGURE_QUEUE',
-    doc: 'render queue this process puts its figures in and takes figures from; processes sharing a database and a FILES_DIR use the same one',
+    doc: 'render queue this process puts its figures in and takes figures from; processes sharing a database use the same one',
     default: 'default',
   },
   logLevel: { variable: 'LOG_LEVEL', doc: 'pino log level (fatal, error, warn, info, debug, silent)', default: 'info' },
@@ -81,7 +81,8 @@ export interface Config {
   contactEmail: string | undefined;
   rateLimitPerMinute: number;
   figureSyncWaitMs: number;
-  filesDir: string;
+  /** The local cache folder of figure files; undefined when FILES_DIR is `off`. */
+  filesDir: string | undefined;
   figureWorkers: number;
   figureQueue: string;
   logLevel: string;
@@ -122,7 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contactEmail: read(env, settings.contactEmail),
     rateLimitPerMinute: readInteger(env, settings.rateLimitPerMinute, 1),
     figureSyncWaitMs: readInteger(env, settings.figureSyncWaitMs, 0),
-    filesDir: read(env, settings.filesDir) as string,
+    filesDir: read(env, settings.filesDir) === 'off' ? undefined : read(env, settings.filesDir),
     figureWorkers: readInteger(env, settings.figureWorkers, 0),
     figureQueue: read(env, settings.figureQueue) as string,
     logLevel: read(env, settings.logLevel) as string,

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { ToolHandlers } from '../generated/routes.ts';
 import type { ToolContext } from './tools/context.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { importLegacyFiles, MAX_FILE_BYTES } from './figures/files.ts';
 import { createKey, createAccount, migrateToLatest, openDatabase } from './ledger/index.ts';
 import { createLogger } from './logging.ts';
 import { createApp } from './server/app.ts';
@@ -29,12 +30,21 @@ async function createStarterAccount(db: Knex, config: { databaseUrl: string; por
   logger.info({ account_id: account.id }, 'created the starter account');
 }
 
+/** Figure files an older version kept only in FILES_DIR go into the database, so every process serves them. */
+async function moveLegacyFiles(db: Knex, filesDir: string | undefined, logger: Logger): Promise<void> {
+  if (!filesDir) return;
+  const { imported, tooLarge } = await importLegacyFiles(db, filesDir);
+  if (imported.length > 0) logger.info({ files: imported.length, folder: filesDir }, 'moved figure files from FILES_DIR into the database');
+  if (tooLarge.length > 0) logger.warn({ files: tooLarge }, `figure files over ${MAX_FILE_BYTES} bytes were left in FILES_DIR and are not served`);
+}
+
 /** Starts the server from the environment's configuration; tests and the benchmark pass their own handlers. */
 export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
+  await moveLegacyFiles(db, config.filesDir, logger);
   await createStarterAccount(db, config, logger);
   const app = await createApp({ db, config, logger, handlers });
   const server = app.listen(config.port, () => {

@@ -1,7 +1,7 @@
 /**
  * The background side of figures: claims queued figures from the database, renders them with the
- * renderer (worker threads by default), writes the files and marks them finished (capturing the
- * held credits) or failed (releasing them). Every process sharing the database runs one; they
+ * renderer (worker threads by default), stores the files and marks them finished (capturing the
+ * held credits, in one transaction) or failed (releasing them). Every process sharing the database runs one; they
  * split the queue through row claims. It is woken at once for figures queued in this process and
  * polls for the rest, including claims left behind by a process that died.
  */
@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { randomBase62 } from '../ledger/ids.ts';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { FileStore } from './files.ts';
+import type { FigureFile, FileStore } from './files.ts';
 import type { FigureRenderer } from './renderer.ts';
 import { claimNext, failFigure, finishFigure, returnFigure, type FigureRow } from './store.ts';
 import { newFileToken } from './files.ts';
@@ -98,9 +98,10 @@ export class FigureJobRunner extends EventEmitter {
       const image = await renderer.render(figure.spec);
       if (!this.running) return;
       const fileToken = newFileToken();
-      await files.write(`${fileToken}.png`, image.png);
-      if (image.svg !== undefined) await files.write(`${fileToken}.svg`, image.svg);
-      const finished = await finishFigure(db, figure.id, token, { fileToken, width: image.width, height: image.height });
+      const imageFiles: FigureFile[] = [{ name: `${fileToken}.png`, content: image.png }];
+      if (image.svg !== undefined) imageFiles.push({ name: `${fileToken}.svg`, content: Buffer.from(image.svg) });
+      const finished = await finishFigure(db, figure.id, token, { fileToken, width: image.width, height: image.height, files: imageFiles });
+      if (finished) await Promise.all(imageFiles.map((file) => files.writeCache(file))).catch(() => undefined);
       logger.info({ figure_id: figure.id, duration_ms: Date.now() - started, rendered_by: this.owner, finished }, 'figure rendered');
     } catch (error) {
       if (!this.running) return;

@@ -2,47 +2,40 @@
  * The figures' part of the HTTP server: the route serving image files, and the background runner
  * that starts when the app starts listening and stops when its server closes.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { Express, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { FILE_NAME, FileStore, MIME_TYPES } from './files.ts';
+import type { FileStore } from './files.ts';
 import type { FigureRenderer } from './renderer.ts';
 import { FigureJobRunner } from './runner.ts';
 import { WorkerThreadRenderer } from './worker-renderer.ts';
 
-/** GET /files/<token>.<png|svg>: the image with its media type, cached for good (a file never changes). */
+/**
+ * GET (and HEAD) /files/<token>.<png|svg>: the image with its media type and length, from any
+ * process (the bytes are in the database). A name never changes its bytes, so the answer is cached
+ * for good and the name itself is the entity tag.
+ */
 export function fileHandler(files: FileStore): RequestHandler {
   return async (request, response) => {
     const name = String(request.params.name);
-    const match = FILE_NAME.exec(name);
-    const file = files.pathOf(name);
-    const notFound = new ApiError('not_found', `no file named "${name}"`);
-    if (!match || !file) throw notFound;
-    try {
-      const info = await stat(file);
-      if (!info.isFile()) throw notFound;
-      response.set({
-        'Content-Type': MIME_TYPES[match[2] as 'png' | 'svg'],
-        'Content-Length': String(info.size),
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'X-Content-Type-Options': 'nosniff',
-        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-      });
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw notFound;
-    }
-    await new Promise<void>((resolve, reject) => {
-      const stream = createReadStream(file);
-      stream.once('error', reject);
-      response.once('finish', resolve);
-      response.once('close', resolve);
-      stream.pipe(response);
+    const file = await files.read(name);
+    if (!file) throw new ApiError('not_found', `no file named "${name}"`);
+    const etag = `"${name}"`;
+    response.set({
+      'Content-Type': file.mimeType,
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      ETag: etag,
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
     });
+    if (request.get('if-none-match')?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+      response.status(304).end();
+      return;
+    }
+    response.set('Content-Length', String(file.content.length));
+    response.status(200).end(request.method === 'HEAD' ? undefined : file.content);
   };
 }
 

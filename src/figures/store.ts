@@ -9,6 +9,7 @@ import { capture, hold, release } from '../ledger/holds.ts';
 import { randomBase62 } from '../ledger/ids.ts';
 import { toDate } from '../ledger/time.ts';
 import { inTransaction } from '../ledger/transaction.ts';
+import { checkFiles, insertFiles, type FigureFile } from './files.ts';
 import type { FigureSpec } from './model.ts';
 
 export type FigureStatus = 'pending' | 'rendering' | 'finished' | 'failed';
@@ -170,14 +171,24 @@ export async function claimNext(db: Knex, options: ClaimOptions): Promise<Figure
   return undefined;
 }
 
-/** Marks a claimed figure finished and captures its held credits; false when the claim was lost. */
-export async function finishFigure(db: Knex, id: string, token: string, image: { fileToken: string; width: number; height: number }): Promise<boolean> {
+/**
+ * Marks a claimed figure finished, stores its files and captures its held credits, all in one
+ * transaction: a finished figure always has its files. False when the claim was lost.
+ */
+export async function finishFigure(
+  db: Knex,
+  id: string,
+  token: string,
+  image: { fileToken: string; width: number; height: number; files: readonly FigureFile[] },
+): Promise<boolean> {
+  checkFiles(image.files);
   return inTransaction(db, async (trx) => {
     const now = new Date();
     const moved = await trx('figures').where({ id, status: 'rendering', claimed_by: token }).update({
       status: 'finished', file_token: image.fileToken, width: image.width, height: image.height, finished_at: now, claimed_by: null,
     });
     if (moved === 0) return false;
+    await insertFiles(trx, id, image.files);
     const row: { call_id: string } = await trx('figures').where({ id }).first('call_id');
     const captured = await capture(trx, row.call_id);
     await trx('figures').where({ id }).update({ credits_charged: captured });

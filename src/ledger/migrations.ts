@@ -141,7 +141,28 @@ const figureQueues: NamedMigration = {
   },
 };
 
-const migrations: NamedMigration[] = [initialSchema, figures, figureQueues];
+const figureFiles: NamedMigration = {
+  name: '004_figure_files',
+  async up(db) {
+    // The figure images themselves, so every process on every machine serves them (FILES_DIR is only a local cache).
+    await createTable(db, 'figure_files', (table) => {
+      // `<32-character token>.<png|svg>`: the unguessable name in the file's URL.
+      table.string('name', 40).primary();
+      table.string('figure_id', 40).nullable();
+      table.string('mime_type', 64).notNullable();
+      table.integer('size').notNullable();
+      if (db.client.dialect === 'mysql') table.specificType('content', 'mediumblob').notNullable();
+      else table.binary('content').notNullable();
+      table.datetime('created_at', { precision: 3 }).notNullable();
+      table.index(['figure_id'], 'figure_files_figure_id_index');
+    });
+  },
+  async down(db) {
+    await db.schema.dropTableIfExists('figure_files');
+  },
+};
+
+const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles];
 
 export const migrationSource: Knex.MigrationSource<NamedMigration> = {
   getMigrations: async () => migrations,

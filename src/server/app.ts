@@ -48,8 +48,8 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
     }
   });
 
-  // Figure images at unguessable URLs; the render runner starts and stops with the server.
-  const files = new FileStore(config.filesDir);
+  // Figure images at unguessable URLs, kept in the database (FILES_DIR caches them); the render runner starts and stops with the server.
+  const files = new FileStore(db, config.filesDir);
   app.get('/files/:name', fileHandler(files));
   const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 

@@ -1,4 +1,5 @@
 /** Shared by the figure suites: PNG facts, gated and failing renderers, polling get_figure. */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { FigureSpec } from '../../src/figures/model.ts';
 import { BuiltinRenderer, type FigureRenderer, type RenderedFigure } from '../../src/figures/renderer.ts';
+import { startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { call, type Answer } from '../support/server.ts';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -86,4 +88,24 @@ export async function expectMatchesResultSchema(tool: 'CreateFigure' | 'EditFigu
   ajv.addSchema({ $id: 'openapi', components: openapi.components } as never);
   const validate = ajv.getSchema(`openapi#/components/schemas/${tool}Result`)!;
   expect(validate(body), JSON.stringify(validate.errors)).to.equal(true);
+}
+
+const serveEntry = new URL('../support/serve.ts', import.meta.url).pathname;
+
+/**
+ * Declares, inside a suite, a way to start real server processes on the engine's database, each
+ * answering figures at once as pending and taking figures only from the suite's own render queue
+ * (other servers on a shared database never take them); they are stopped after each test.
+ */
+export function serverProcessesOf(engine: { url: string }): (env: Record<string, string>) => Promise<ServerProcess> {
+  const running: ServerProcess[] = [];
+  const queue = `test-${randomBytes(6).toString('hex')}`;
+  afterEach(async function () {
+    await Promise.all(running.splice(0).map((server) => server.stop()));
+  });
+  return async (env) => {
+    const server = await startServerProcess(serveEntry, { DATABASE_URL: engine.url, FIGURE_SYNC_WAIT_MS: '0', FIGURE_QUEUE: queue, RATE_LIMIT_PER_MINUTE: '100000', ...env });
+    running.push(server);
+    return server;
+  };
 }

@@ -1,30 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
-import { startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { call, newCaller } from '../support/server.ts';
-import { fetchFile, ledgerKinds, pngSize, pollFigure, temporaryFolder } from './helpers.ts';
+import { fetchFile, ledgerKinds, pngSize, pollFigure, serverProcessesOf, temporaryFolder } from './helpers.ts';
 
-const entry = fileURLToPath(new URL('../support/serve.ts', import.meta.url));
 const PRICE = 5;
 
 describeOnEachEngine('figures across server processes', (engine) => {
-  const running: ServerProcess[] = [];
-  // Its own queue: other servers on a shared database never take this suite's figures.
-  const queue = `test-${randomBytes(6).toString('hex')}`;
-
-  async function start(env: Record<string, string>): Promise<ServerProcess> {
-    const server = await startServerProcess(entry, { DATABASE_URL: engine.url, FIGURE_SYNC_WAIT_MS: '0', FIGURE_QUEUE: queue, RATE_LIMIT_PER_MINUTE: '100000', ...env });
-    running.push(server);
-    return server;
-  }
-
-  afterEach(async function () {
-    await Promise.all(running.splice(0).map((server) => server.stop()));
-  });
+  const start = serverProcessesOf(engine);
 
   it('a server stopped while a figure is pending has it finished by the next server after a restart', async function () {
     this.timeout(60_000);
@@ -84,8 +67,8 @@ describeOnEachEngine('figures across server processes', (engine) => {
       }
       const rows: Array<{ attempts: unknown }> = await engine.db('figures').whereIn('id', ids).select('attempts');
       expect(rows.map((row) => Number(row.attempts))).to.deep.equal(Array(10).fill(1));
-      // Each render writes one new PNG and SVG: a figure rendered twice would leave more files.
-      expect(readdirSync(filesDir).filter((name) => name.endsWith('.png'))).to.have.length(10);
+      // Each render stores one new PNG and SVG: a figure rendered twice would leave more files.
+      expect(await engine.db('figure_files').whereIn('figure_id', ids).pluck('mime_type')).to.have.length(20);
       for (const answer of created) expect((await ledgerKinds(engine.db, answer.body.call_id)).map((e) => e.kind)).to.deep.equal(['hold', 'capture']);
       expect(await getBalance(engine.db, caller.accountId)).to.equal(100 - 10 * PRICE);
       expect(await ledgerSum(engine.db, caller.accountId)).to.equal(100 - 10 * PRICE);

@@ -4,7 +4,10 @@ import { createInterface } from 'node:readline';
 
 export interface ServerProcess {
   baseUrl: string;
+  /** Stops it as an operator would (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Kills it at once (SIGKILL), as a crash would, and waits for it to be gone. */
+  kill(): Promise<void>;
 }
 
 export async function startServerProcess(entry: string, env: Record<string, string>): Promise<ServerProcess> {
@@ -31,13 +34,11 @@ export async function startServerProcess(entry: string, env: Record<string, stri
     });
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}: ${stderr}`)));
   });
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const end = (signal: NodeJS.Signals) => (): Promise<void> =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  return { baseUrl: `http://127.0.0.1:${port}`, stop: end('SIGTERM'), kill: end('SIGKILL') };
 }

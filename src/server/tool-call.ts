@@ -4,16 +4,21 @@
  * debit refunded. The HTTP parts live here: the path, the key headers, the JSON body.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Knex } from 'knex';
 import { tools, type ToolMetadata } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
 import { ApiError } from '../errors.ts';
 import { authenticate } from './auth.ts';
-import { createToolCallRunner, type ToolCallServices } from './run-tool-call.ts';
+import type { RateLimits } from './rate-limits.ts';
+import type { ToolCallRunner } from './run-tool-call.ts';
 
 /** The documented maximum request body. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export interface ToolCallDependencies extends ToolCallServices {
+export interface ToolCallDependencies {
+  db: Knex;
+  limits: RateLimits;
+  runToolCall: ToolCallRunner;
   validateRequest: (request: Request, response: Response) => Promise<void>;
 }
 
@@ -42,8 +47,7 @@ async function readBody(request: Request, response: Response): Promise<void> {
 }
 
 export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
-  const { db, limits, validateRequest } = deps;
-  const runToolCall = createToolCallRunner(deps);
+  const { db, limits, runToolCall, validateRequest } = deps;
 
   return async (request, response) => {
     const tool = findTool(String(request.params.tool));

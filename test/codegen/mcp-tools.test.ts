@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import mcpTools from '../../generated/mcp-tools.json' with { type: 'json' };
 import { tools } from '../../generated/tools.ts';
 import { buildMcpTools } from '../../codegen/emit/mcp.ts';
+import { TOOL_LIST_BUDGET, toolListSize } from '../../scripts/mcp-tool-list-size.ts';
 import { loadManifest } from '../../codegen/manifest/load.ts';
 
 describe('the MCP tool list generated from tools.yaml', () => {
@@ -33,5 +34,12 @@ describe('the MCP tool list generated from tools.yaml', () => {
 
   it('is what the emitter writes for the project manifest', () => {
     expect(buildMcpTools(manifest)).to.deep.equal(mcpTools);
+  });
+
+  it(`stays within the budget of ${TOOL_LIST_BUDGET.bytes} bytes and ${TOOL_LIST_BUDGET.tokens} tokens an agent spends on reading it`, () => {
+    const size = toolListSize();
+    expect(size.tools).to.equal(30);
+    expect(size.bytes, 'bytes').to.be.at.most(TOOL_LIST_BUDGET.bytes);
+    expect(size.tokens, 'tokens').to.be.at.most(TOOL_LIST_BUDGET.tokens);
   });
 });

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { callTool, connectMcp, type ToolAnswer } from '../support/mcp-client.ts';
 import { newCaller, startServer, type TestServer } from '../support/server.ts';
-import { PNG_SIGNATURE, fetchFile, temporaryFolder } from './helpers.ts';
+import { PNG_SIGNATURE, fetchFile } from './helpers.ts';
 
 const PRICE = 5;
 const MECHANISM = 'TNF-α binds TNFR1, which recruits TRADD. TRADD activates the IKK complex.';
@@ -21,12 +24,16 @@ async function pollOverMcp(client: Client, figureId: string): Promise<ToolAnswer
 describeOnEachEngine('figures over MCP', (engine) => {
   let server: TestServer;
   let client: Client | undefined;
+  const filesDir = mkdtempSync(path.join(os.tmpdir(), 'research-tools-figures-'));
   before(async () => {
     // A sync wait the MCP connection must not use: agents get pending at once and poll.
-    const env = { FIGURE_SYNC_WAIT_MS: '60000', FILES_DIR: temporaryFolder(), FIGURE_QUEUE: `test-${randomBytes(6).toString('hex')}` };
+    const env = { FIGURE_SYNC_WAIT_MS: '60000', FILES_DIR: filesDir, FIGURE_QUEUE: `test-${randomBytes(6).toString('hex')}` };
     server = await startServer(engine.db, { rateLimitPerMinute: 100_000, env });
   });
-  after(async () => server.close());
+  after(async () => {
+    await server.close();
+    rmSync(filesDir, { recursive: true, force: true });
+  });
   afterEach(async () => client?.close());
 
   it('create_figure and edit_figure answer pending with the figure id; get_figure polls to finished, with the image as links and inline', async () => {

@@ -11,7 +11,7 @@ import { ManifestError } from './manifest/issues.ts';
 
 const usage = `Usage: npm run codegen -- [--check] [--manifest <file>] [--out <dir>]
 
-Reads the tool manifest and writes the generated files (openapi.json, types.ts, tools.ts, routes.ts).
+Reads the tool manifest and writes the generated files (mcp-tools.json, openapi.json, types.ts, tools.ts, routes.ts).
 
 Options:
   --check            write nothing; exit 1 and list every file that differs from what codegen would write

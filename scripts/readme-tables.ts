@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { packs, tools } from '../generated/tools.ts';
 import { settings } from '../src/config.ts';
 import { availableTools } from '../src/tools/handlers.ts';
+import { toolListSizeTable } from './mcp-tool-list-size.ts';
 
 export function toolTable(): string {
   const packTitle = new Map<string, string>(packs.map((pack) => [pack.id, pack.title]));
@@ -28,7 +29,7 @@ export function configTable(): string {
   return ['| variable | meaning | default |', '|---|---|---|', ...rows].join('\n');
 }
 
-const tables: Record<string, () => string> = { tools: toolTable, configuration: configTable };
+const tables: Record<string, () => string> = { tools: toolTable, configuration: configTable, 'mcp-tool-list': toolListSizeTable };
 
 /** The README text with every marked table replaced by its current rendering. */
 export function withCurrentTables(readme: string): string {

@@ -175,7 +175,7 @@ function resultSchema(tool: ToolDefinition): JsonSchema {
   };
 }
 
-function describeCost(tool: ToolDefinition): string {
+export function describeCost(tool: ToolDefinition): string {
   if (tool.figure_price_credits !== undefined) {
     return `${tool.credits} credits at call time; ${tool.figure_price_credits} credits when the image is finished.`;
   }

@@ -16,6 +16,8 @@ import { describeToolHandler, listToolsHandler, openApiHandler } from './catalog
 import { errorMiddleware } from './error-middleware.ts';
 import { createRateLimits } from './rate-limits.ts';
 import { createRequestValidator } from './request-validation.ts';
+import { mcpRouter } from './mcp.ts';
+import { createToolCallRunner, type ToolCallServices } from './run-tool-call.ts';
 import { toolCallHandler } from './tool-call.ts';
 
 export interface AppDependencies {
@@ -53,20 +55,20 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   app.get('/files/:name', fileHandler(files));
   const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 
+  const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers) };
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   app.get('/api/v1/:tool', describeToolHandler());
   app.post(
     '/api/v1/:tool',
-    toolCallHandler({
-      db, config, logger, limits, upstream, figures,
-      routes: buildRouteTable(handlers),
-      validateRequest: createRequestValidator(openapi),
-    }),
+    toolCallHandler({ db, limits, runToolCall: createToolCallRunner(services), validateRequest: createRequestValidator(openapi) }),
   );
   app.all('/api/v1/:tool', (request) => {
     throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to describe a tool and POST to call it`);
   });
+  // Agents poll get_figure rather than hold a call open, so figure tools answer pending at once.
+  const agentServices = { ...services, config: { ...config, figureSyncWaitMs: 0 } };
+  app.use('/mcp', mcpRouter({ db, logger, limits, publicBaseUrl: config.publicBaseUrl, files, runToolCall: createToolCallRunner(agentServices) }));
   app.use((request) => {
     throw new ApiError('not_found', `nothing at ${request.method} ${request.path}; the API lives under /api/v1`);
   });

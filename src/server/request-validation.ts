@@ -1,10 +1,17 @@
 /**
- * Request bodies are checked by express-openapi-validator against generated/openapi.json, the same
- * document the API publishes. Its errors become one 400 invalid_input naming each field and why.
+ * REST request bodies are checked by express-openapi-validator against generated/openapi.json, the
+ * same document the API publishes; MCP tool arguments (no HTTP request of their own) by Ajv against
+ * the same input schema. Either's errors become one invalid_input naming each field and why.
  */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import type { ToolMetadata } from '../../generated/tools.ts';
 import { ApiError } from '../errors.ts';
+
+// ajv-formats is CommonJS; under Node's ESM loader its default export is the plugin itself.
+const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as FormatsPlugin;
 
 interface ValidatorIssue {
   path?: string;
@@ -55,5 +62,28 @@ export function createRequestValidator(apiSpec: object): (request: Request, resp
       if (Array.isArray(issues) && issues.length > 0) throw new ApiError('invalid_input', formatValidationErrors(issues));
       throw error;
     }
+  };
+}
+
+/** An Ajv error as the issue express-openapi-validator would report for the same argument. */
+function asIssue(error: ErrorObject): ValidatorIssue {
+  const missing = (error.params as { missingProperty?: string }).missingProperty;
+  const path = missing === undefined ? error.instancePath : `${error.instancePath}/${missing}`;
+  return { path: path.replace(/^\//, ''), message: error.message, params: error.params as ValidatorIssue['params'] };
+}
+
+/** Returns a function that checks a tool's arguments against its input schema, or throws ApiError. */
+export function createArgumentValidator(): (tool: ToolMetadata, args: unknown) => Record<string, unknown> {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const compiled = new Map<string, ValidateFunction>();
+  return (tool, args) => {
+    let validate = compiled.get(tool.name);
+    if (!validate) {
+      validate = ajv.compile(tool.inputSchema as object);
+      compiled.set(tool.name, validate);
+    }
+    if (!validate(args)) throw new ApiError('invalid_input', formatValidationErrors((validate.errors ?? []).map(asIssue)));
+    return args as Record<string, unknown>;
   };
 }

@@ -1,37 +1,24 @@
 /**
- * POST /api/v1/<tool>: the order of checks of the design — unknown tool 404, key 401, rate 429,
- * pack 403, body and schema 400, credits 402 — then the handler, then 200; or 502/500 with the
- * debit refunded. Every keyed call is written to the call log.
+ * POST /api/v1/<tool>: unknown tool 404, key 401, then the shared call path (run-tool-call.ts:
+ * rate 429, pack 403, body and schema 400, credits 402, the handler) and 200; or 502/500 with the
+ * debit refunded. The HTTP parts live here: the path, the key headers, the JSON body.
  */
-import { randomUUID } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
-import type { Logger } from 'pino';
-import type { Route } from '../../generated/routes.ts';
 import { tools, type ToolMetadata } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
-import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { debit, recordCall, refund } from '../ledger/index.ts';
-import type { ToolContext } from '../tools/context.ts';
-import type { FigureJobRunner } from '../figures/runner.ts';
-import type { UpstreamClient } from '../upstream/client.ts';
-import { applyDefaults, checkConstraints } from './arguments.ts';
 import { authenticate } from './auth.ts';
-import { toApiError } from './error-middleware.ts';
 import type { RateLimits } from './rate-limits.ts';
+import type { ToolCallRunner } from './run-tool-call.ts';
 
 /** The documented maximum request body. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ToolCallDependencies {
   db: Knex;
-  config: Config;
-  logger: Logger;
   limits: RateLimits;
-  upstream: UpstreamClient;
-  figures: FigureJobRunner;
-  routes: Array<Route<ToolContext>>;
+  runToolCall: ToolCallRunner;
   validateRequest: (request: Request, response: Response) => Promise<void>;
 }
 
@@ -60,51 +47,22 @@ async function readBody(request: Request, response: Response): Promise<void> {
 }
 
 export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
-  const { db, config, logger, limits, upstream, figures } = deps;
-  const handlers = new Map(deps.routes.map((route) => [route.tool as string, route.handler]));
+  const { db, limits, runToolCall, validateRequest } = deps;
 
   return async (request, response) => {
-    const started = process.hrtime.bigint();
     const tool = findTool(String(request.params.tool));
     const caller = await authenticate(request, db, limits);
-    const callId = `call_${randomUUID().replace(/-/g, '')}`;
-    let status = 'ok';
-    let charged = 0;
-    try {
-      response.set(await limits.consumeKey(caller.keyId));
-      if (caller.disabledPacks.includes(tool.pack)) {
-        throw new ApiError('pack_disabled', `the ${tool.pack} pack is switched off for this account; switch it on in the capability-packs settings`);
-      }
-      await readBody(request, response);
-      await deps.validateRequest(request, response);
-      const args = applyDefaults(tool, request.body as Record<string, unknown>);
-      const problems = checkConstraints(tool, args);
-      if (problems.length > 0) throw new ApiError('invalid_input', problems.join('; '));
-
-      const debited = await debit(db, { callId, accountId: caller.accountId, credits: tool.credits });
-      if (!debited.ok) {
-        throw new ApiError('insufficient_credits', `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`);
-      }
-      charged = tool.credits;
-      let outcome;
-      try {
-        const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
-        outcome = await handlers.get(tool.name)!(args as never, context);
-      } catch (error) {
-        await refund(db, callId);
-        charged = 0;
-        throw error;
-      }
-      response.status(200).json({ ...outcome, credits_used: charged, call_id: callId });
-    } catch (error) {
-      status = toApiError(error).code;
-      throw error;
-    } finally {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ call_id: callId, tool: tool.name, status, credits: charged, duration_ms: Math.round(durationMs * 10) / 10 }, 'tool call');
-      await recordCall(db, {
-        callId, accountId: caller.accountId, keyId: caller.keyId, tool: tool.name, status, credits: charged, durationMs: Math.round(durationMs),
-      }).catch((error: unknown) => logger.error({ err: error, call_id: callId }, 'could not write the call log'));
-    }
+    const result = await runToolCall({
+      tool,
+      caller,
+      transport: 'rest',
+      onRateLimitCounted: (headers) => response.set(headers),
+      readArguments: async () => {
+        await readBody(request, response);
+        await validateRequest(request, response);
+        return request.body as Record<string, unknown>;
+      },
+    });
+    response.status(200).json(result);
   };
 }

@@ -21,7 +21,7 @@ function run(argv: string[]): { code: number; out: string; err: string } {
 
 describe('npm run codegen -- --check', () => {
   it('passes when generated/ matches tools.yaml', () => {
-    expect(run(['--check'])).to.deep.equal({ code: 0, out: 'codegen --check: 4 generated files are up to date.', err: '' });
+    expect(run(['--check'])).to.deep.equal({ code: 0, out: 'codegen --check: 5 generated files are up to date.', err: '' });
   });
 
   it('fails and names every stale file when a default in tools.yaml is edited', () => {
@@ -34,7 +34,7 @@ describe('npm run codegen -- --check', () => {
       const result = run(['--check', '--manifest', join(folder, 'tools.yaml')]);
       expect(result.code).to.equal(1);
       const stale = result.err.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim().replace(process.cwd(), '.'));
-      expect(stale).to.deep.equal(['./generated/openapi.json (differs)', './generated/tools.ts (differs)']);
+      expect(stale).to.deep.equal(['./generated/mcp-tools.json (differs)', './generated/openapi.json (differs)', './generated/tools.ts (differs)']);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

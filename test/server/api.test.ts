@@ -220,7 +220,7 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
         expect(JSON.stringify(rows), table).to.not.contain(caller.key.slice(3));
       }
       const logged = server.logLines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'tool call');
-      expect(Object.keys(logged.at(-1)).sort()).to.deep.equal(['call_id', 'credits', 'duration_ms', 'level', 'msg', 'service', 'status', 'time', 'tool'].sort());
+      expect(Object.keys(logged.at(-1)).sort()).to.deep.equal(['call_id', 'credits', 'duration_ms', 'level', 'msg', 'service', 'status', 'time', 'tool', 'transport'].sort());
     });
   });
 });

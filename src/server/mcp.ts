@@ -5,7 +5,6 @@
  * checks, credits and per-key rate limit. Discovery (initialize, server/discover, tools/list,
  * ping) is free and not counted.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
@@ -53,10 +52,10 @@ function errorResult(error: ApiError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
 }
 
-/** The address a file URL of this server points to, as a file of FILES_DIR; undefined for any other URL. */
-function localFile(files: FileStore, publicBaseUrl: string, url: string): string | undefined {
+/** The name of a file URL of this server (`<token>.<ext>`); undefined for any other URL. */
+function localFileName(publicBaseUrl: string, url: string): string | undefined {
   const prefix = `${publicBaseUrl}/files/`;
-  return url.startsWith(prefix) ? files.pathOf(url.slice(prefix.length)) : undefined;
+  return url.startsWith(prefix) ? url.slice(prefix.length) : undefined;
 }
 
 /** Each file of a result as a resource link; a small image also as image content. */
@@ -64,9 +63,10 @@ async function fileContent(result: ToolCallResult, files: FileStore, publicBaseU
   const blocks: ContentBlock[] = [];
   for (const file of result.files ?? []) {
     blocks.push({ type: 'resource_link', uri: file.url, name: file.name, mimeType: file.mimeType });
-    const path = file.mimeType === 'image/png' ? localFile(files, publicBaseUrl, file.url) : undefined;
-    if (path && (await stat(path)).size <= INLINE_IMAGE_MAX_BYTES) {
-      blocks.push({ type: 'image', data: (await readFile(path)).toString('base64'), mimeType: file.mimeType });
+    const name = file.mimeType === 'image/png' ? localFileName(publicBaseUrl, file.url) : undefined;
+    const stored = name ? await files.read(name) : undefined;
+    if (stored && stored.content.length <= INLINE_IMAGE_MAX_BYTES) {
+      blocks.push({ type: 'image', data: stored.content.toString('base64'), mimeType: file.mimeType });
     }
   }
   return blocks;

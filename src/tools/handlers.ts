@@ -12,6 +12,7 @@ import { getFigure } from './get-figure.ts';
 import { getStructure } from './get-structure.ts';
 import { listCapabilities } from './list-capabilities.ts';
 import { lookupAstroObject } from './lookup-astro-object.ts';
+import { lookupCompound } from './lookup-compound.ts';
 import { lookupDrug } from './lookup-drug.ts';
 import { lookupGeneProtein } from './lookup-gene-protein.ts';
 import { lookupIntegerSequence } from './lookup-integer-sequence.ts';
@@ -53,6 +54,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'search_clinical_trials',
   'lookup_drug',
   'search_expression_data',
+  'lookup_compound',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -75,7 +77,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     search_clinical_trials: searchClinicalTrials,
     lookup_drug: lookupDrug,
     search_expression_data: searchExpressionData,
-    lookup_compound: notAvailableYet('lookup_compound'),
+    lookup_compound: lookupCompound,
     lookup_material: notAvailableYet('lookup_material'),
     get_weather_history: notAvailableYet('get_weather_history'),
     search_earthquakes: searchEarthquakes,

@@ -13,6 +13,7 @@ import { getStructure } from './get-structure.ts';
 import { listCapabilities } from './list-capabilities.ts';
 import { lookupAstroObject } from './lookup-astro-object.ts';
 import { lookupCompound } from './lookup-compound.ts';
+import { lookupMaterial } from './lookup-material.ts';
 import { lookupDrug } from './lookup-drug.ts';
 import { lookupGeneProtein } from './lookup-gene-protein.ts';
 import { lookupIntegerSequence } from './lookup-integer-sequence.ts';
@@ -55,6 +56,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'lookup_drug',
   'search_expression_data',
   'lookup_compound',
+  'lookup_material',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -78,7 +80,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     lookup_drug: lookupDrug,
     search_expression_data: searchExpressionData,
     lookup_compound: lookupCompound,
-    lookup_material: notAvailableYet('lookup_material'),
+    lookup_material: lookupMaterial,
     get_weather_history: notAvailableYet('get_weather_history'),
     search_earthquakes: searchEarthquakes,
     get_water_data: notAvailableYet('get_water_data'),

@@ -2,15 +2,10 @@
  * The one shape of a crystalline material shared by the computed (Materials Project) and experimental
  * (COD) connectors, and the formula handling both need.
  */
-export interface Lattice {
-  a: number;
-  b: number;
-  c: number;
-  alpha: number;
-  beta: number;
-  gamma: number;
-  volume?: number;
-}
+import type { LookupMaterialData } from '../../generated/types.ts';
+
+/** Cell lengths a, b, c in ångström, angles in degrees, volume in Å³: the record's own shape. */
+export type Lattice = NonNullable<LookupMaterialData['lattice']>;
 
 export interface Material {
   /** `mp-<n>` or `cod-<n>`. */

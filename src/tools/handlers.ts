@@ -21,6 +21,7 @@ import { queryGaia } from './query-gaia.ts';
 import { searchClinicalTrials } from './search-clinical-trials.ts';
 import { searchEarthquakes } from './search-earthquakes.ts';
 import { searchExoplanets } from './search-exoplanets.ts';
+import { searchGrants } from './search-grants.ts';
 import { checkRetractions } from './check-retractions.ts';
 import { getPaper } from './get-paper.ts';
 import { journalInfo } from './journal-info.ts';
@@ -57,6 +58,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'search_expression_data',
   'lookup_compound',
   'lookup_material',
+  'search_grants',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -70,7 +72,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     verify_references: verifyReferences,
     check_retractions: checkRetractions,
     journal_info: journalInfo,
-    search_grants: notAvailableYet('search_grants'),
+    search_grants: searchGrants,
     search_datasets: notAvailableYet('search_datasets'),
     find_series: notAvailableYet('find_series'),
     get_series: notAvailableYet('get_series'),

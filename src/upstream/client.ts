@@ -99,9 +99,16 @@ export class UpstreamClient {
     return resolved;
   }
 
-  /** A JSON answer; integers beyond the safe range arrive as decimal strings. 204 gives null. */
-  getJson<T = unknown>(id: SourceId, request: UpstreamRequest): Promise<Fetched<T>> {
-    return this.fetch(id, request, (answer, source) => decodeJson(answer, source) as T);
+  /**
+   * A JSON answer; integers beyond the safe range arrive as decimal strings. 204 gives null.
+   * `refuse` throws on an error sent with status 200 (NSF's notices), so such a body is never cached.
+   */
+  getJson<T = unknown>(id: SourceId, request: UpstreamRequest, refuse?: (body: unknown) => void): Promise<Fetched<T>> {
+    return this.fetch(id, request, (answer, source) => {
+      const body = decodeJson(answer, source);
+      refuse?.(body);
+      return body as T;
+    });
   }
 
   /** A text answer (CSV, XML, plain text); HTML pages are refused. */

@@ -19,6 +19,7 @@ import { lookupGeneProtein } from './lookup-gene-protein.ts';
 import { lookupIntegerSequence } from './lookup-integer-sequence.ts';
 import { queryGaia } from './query-gaia.ts';
 import { searchClinicalTrials } from './search-clinical-trials.ts';
+import { searchDatasets } from './search-datasets.ts';
 import { searchEarthquakes } from './search-earthquakes.ts';
 import { searchExoplanets } from './search-exoplanets.ts';
 import { searchGrants } from './search-grants.ts';
@@ -59,6 +60,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'lookup_compound',
   'lookup_material',
   'search_grants',
+  'search_datasets',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -73,7 +75,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     check_retractions: checkRetractions,
     journal_info: journalInfo,
     search_grants: searchGrants,
-    search_datasets: notAvailableYet('search_datasets'),
+    search_datasets: searchDatasets,
     find_series: notAvailableYet('find_series'),
     get_series: notAvailableYet('get_series'),
     lookup_gene_protein: lookupGeneProtein,

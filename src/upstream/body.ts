@@ -48,8 +48,8 @@ export function reasonFromBody(contentType: string, text: string): string | unde
 }
 
 /**
- * Messages in the other JSON error layouts in use: PubChem's `{"Fault":{"Code","Message"}}` and the
- * Materials Project's `{"errors":[{"message"}]}`.
+ * Messages in the other JSON error layouts in use: PubChem's `{"Fault":{"Code","Message"}}`, the
+ * Materials Project's `{"errors":[{"message"}]}` and DataCite's JSON:API `{"errors":[{"title"}]}`.
  */
 function otherErrorShapes(parsed: Record<string, unknown>): unknown[] {
   const field = (value: unknown, name: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined);
@@ -57,7 +57,7 @@ function otherErrorShapes(parsed: Record<string, unknown>): unknown[] {
   const faultMessage = field(fault, 'Message');
   return [
     typeof faultMessage === 'string' ? `${String(field(fault, 'Code') ?? 'Fault')}: ${faultMessage}` : undefined,
-    Array.isArray(parsed.errors) ? field(parsed.errors[0], 'message') : undefined,
+    Array.isArray(parsed.errors) ? field(parsed.errors[0], 'message') ?? field(parsed.errors[0], 'title') : undefined,
   ];
 }
 

@@ -11,7 +11,7 @@ import { arr, num, obj, str } from './values.ts';
 
 export const SOURCE = 'nsf' as const;
 export const PAGE_SIZE = 25;
-export const PRINT_FIELDS = ['id', 'title', 'abstractText', 'piFirstName', 'piLastName', 'awardeeName', 'awardeeCity', 'startDate', 'expDate', 'estimatedTotalAmt', 'fundProgramName', 'agency'];
+export const PRINT_FIELDS = ['id', 'title', 'abstractText', 'piFirstName', 'piLastName', 'awardeeName', 'awardeeCity', 'startDate', 'expDate', 'estimatedTotalAmt', 'fundProgramName'];
 
 /** "02/01/2019" → "2019-02-01"; undefined for anything else. */
 export function isoFromUsDate(value: unknown): string | undefined {

@@ -62,7 +62,8 @@ export const lookupMaterial: ToolHandler<LookupMaterialArgs, Data, ToolContext> 
   }));
   const fan = await fanOut(calls, (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'));
   const lists = fan.answered.map(({ source, value }) => value.materials.map((material) => ({ source, material, retrievedAt: value.retrievedAt })));
-  const records = interleave(lists, limit).map(({ source, material, retrievedAt }) =>
+  const shown = interleave(lists, limit);
+  const records = shown.map(({ source, material, retrievedAt }) =>
     makeRecord<Data>(upstream, source, {
       nativeId: material.materialId,
       type: 'material',
@@ -73,7 +74,7 @@ export const lookupMaterial: ToolHandler<LookupMaterialArgs, Data, ToolContext> 
     }),
   );
   const asked = args.material_id ?? args.formula ?? args.elements!.join('-');
-  const bySource = fan.answered.map(({ source, value }) => `${Math.min(value.materials.length, limit)} from ${source}`).join(', ');
+  const bySource = fan.answered.map(({ source }) => `${shown.filter((entry) => entry.source === source).length} from ${source}`).join(', ');
   const summary = `${count(records.length, 'material')} for ${asked}${args.stable_only ? ' (stable phases only)' : ''}${bySource ? `: ${bySource}` : ''}.`;
   return assemble(fan, records, summary);
 };

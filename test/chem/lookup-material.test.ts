@@ -35,7 +35,7 @@ describeOnEachEngine('lookup_material over HTTP', (engine) => {
         },
       });
       expect(third.id).to.equal('materials-project:mp-715572');
-      expect(result.answer.body.summary).to.equal('3 materials for Fe2O3: 2 from materials-project, 3 from cod.');
+      expect(result.answer.body.summary).to.equal('3 materials for Fe2O3: 2 from materials-project, 1 from cod.');
       const summary = chem.hits('materials-project', '/materials/summary/')[0]!;
       expect([summary.headers['x-api-key'], summary.query.get('formula'), summary.query.get('deprecated'), summary.query.get('_limit'), summary.query.get('_fields')]).to.deep.equal([
         'test-mp-key', 'Fe2O3', 'false', '3', 'material_id,formula_pretty,elements,band_gap,formation_energy_per_atom,energy_above_hull,is_stable,theoretical,symmetry,structure',

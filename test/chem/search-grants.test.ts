@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { recording } from '../connectors/recordings.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json } from '../support/fake-upstream.ts';
 import { down, expectCharged, expectNotCharged, lifeHarness, own, recorded } from '../life/support.ts';
@@ -66,6 +67,16 @@ describeOnEachEngine('search_grants over HTTP', (engine) => {
     expect([grants.hits('nih', '/projects/search').length, grants.hits('ukri', '/search/project').length]).to.deep.equal([0, 0]);
     expectCharged(await grants.charged('search_grants', { query: 'malaria', funder: 'nih', year_from: 2023, year_to: 2024, pi_name: 'Sample' }));
     expect(JSON.parse(grants.hits('nih', '/projects/search')[0]!.body).criteria).to.deep.include({ fiscal_years: [2023, 2024], pi_names: [{ any_name: 'Sample' }] });
+  });
+
+  it('NSF pages of 25 are followed until a short page', async () => {
+    const [award] = JSON.parse(recording('nsf', 'awards-keyword-qualitative-2019-offset1-first3.json')).response.award;
+    const fullPage = { response: { award: Array.from({ length: 25 }, (_, index) => ({ ...award, id: String(1851304 + index) })) } };
+    grants.on('nsf', '/awards.json', json(fullPage), recorded('nsf', 'awards-keyword-qualitative-2019-offset26-first3.json'));
+    const result = await grants.charged('search_grants', { query: 'qualitative', funder: 'nsf', limit: 30 });
+    expectCharged(result);
+    expect([result.answer.body.records.length, result.answer.body.records.at(-1).id]).to.deep.equal([28, 'nsf:1851433']);
+    expect(grants.hits('nsf', '/awards.json').map((hit) => [hit.query.get('offset'), hit.query.get('rpp')])).to.deep.equal([['1', '25'], ['26', '25']]);
   });
 
   it('when one funder fails the others still answer: partial, with the reason NSF sent with status 200', async () => {

@@ -39,8 +39,8 @@ const SPDX_IDS = [
   ...CC_KINDS.flatMap((kind) => CC_VERSIONS.map((version) => `CC-${kind}-${version}`)),
 ];
 const BY_LOWER_CASE = new Map(SPDX_IDS.map((id) => [id.toLowerCase(), id]));
-/** Short names some repositories use (Hugging Face tags) for SPDX ids. */
-const ALIASES: Record<string, string> = { cc0: 'CC0-1.0', 'odc-by': 'ODC-By-1.0', odbl: 'ODbL-1.0', pddl: 'PDDL-1.0', gpl: 'GPL-3.0', 'cc-by': 'CC-BY-4.0' };
+/** Short names some repositories use (Hugging Face tags) for SPDX ids; names without a version ("cc-by", "gpl") are not guessed. */
+const ALIASES: Record<string, string> = { cc0: 'CC0-1.0', 'odc-by': 'ODC-By-1.0', odbl: 'ODbL-1.0', pddl: 'PDDL-1.0' };
 
 /** An SPDX licence id from an id in any case, a known short name or a Creative Commons URL; undefined otherwise. */
 export function spdxLicense(value: unknown): string | undefined {

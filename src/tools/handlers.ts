@@ -12,13 +12,17 @@ import { getFigure } from './get-figure.ts';
 import { getStructure } from './get-structure.ts';
 import { listCapabilities } from './list-capabilities.ts';
 import { lookupAstroObject } from './lookup-astro-object.ts';
+import { lookupCompound } from './lookup-compound.ts';
+import { lookupMaterial } from './lookup-material.ts';
 import { lookupDrug } from './lookup-drug.ts';
 import { lookupGeneProtein } from './lookup-gene-protein.ts';
 import { lookupIntegerSequence } from './lookup-integer-sequence.ts';
 import { queryGaia } from './query-gaia.ts';
 import { searchClinicalTrials } from './search-clinical-trials.ts';
+import { searchDatasets } from './search-datasets.ts';
 import { searchEarthquakes } from './search-earthquakes.ts';
 import { searchExoplanets } from './search-exoplanets.ts';
+import { searchGrants } from './search-grants.ts';
 import { checkRetractions } from './check-retractions.ts';
 import { getPaper } from './get-paper.ts';
 import { journalInfo } from './journal-info.ts';
@@ -53,6 +57,10 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'search_clinical_trials',
   'lookup_drug',
   'search_expression_data',
+  'lookup_compound',
+  'lookup_material',
+  'search_grants',
+  'search_datasets',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -66,8 +74,8 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     verify_references: verifyReferences,
     check_retractions: checkRetractions,
     journal_info: journalInfo,
-    search_grants: notAvailableYet('search_grants'),
-    search_datasets: notAvailableYet('search_datasets'),
+    search_grants: searchGrants,
+    search_datasets: searchDatasets,
     find_series: notAvailableYet('find_series'),
     get_series: notAvailableYet('get_series'),
     lookup_gene_protein: lookupGeneProtein,
@@ -75,8 +83,8 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     search_clinical_trials: searchClinicalTrials,
     lookup_drug: lookupDrug,
     search_expression_data: searchExpressionData,
-    lookup_compound: notAvailableYet('lookup_compound'),
-    lookup_material: notAvailableYet('lookup_material'),
+    lookup_compound: lookupCompound,
+    lookup_material: lookupMaterial,
     get_weather_history: notAvailableYet('get_weather_history'),
     search_earthquakes: searchEarthquakes,
     get_water_data: notAvailableYet('get_water_data'),

@@ -110,3 +110,12 @@ export function assemble<Data>(fan: FanOut<unknown>, records: Array<ToolRecord<D
 export function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }
+
+/** Round-robin over lists (each kept in its own order): the first of each, then the second of each, …; at most `limit`. */
+export function interleave<T>(lists: T[][], limit: number): T[] {
+  const merged: T[] = [];
+  for (let index = 0; merged.length < limit && lists.some((list) => index < list.length); index += 1) {
+    for (const list of lists) if (index < list.length && merged.length < limit) merged.push(list[index]!);
+  }
+  return merged;
+}

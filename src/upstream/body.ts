@@ -33,7 +33,7 @@ export function reasonFromBody(contentType: string, text: string): string | unde
       const parsed = JSON.parse(trimmed) as Record<string, unknown>;
       const error = parsed.error;
       const nested = error && typeof error === 'object' ? (error as Record<string, unknown>).message : undefined;
-      const candidate = [error, nested, parsed.message, parsed.detail].find((value): value is string => typeof value === 'string' && value !== '');
+      const candidate = [error, nested, parsed.message, parsed.detail, ...otherErrorShapes(parsed)].find((value): value is string => typeof value === 'string' && value !== '');
       return candidate ? clip(candidate) : undefined;
     } catch {
       // not JSON after all: fall through to plain text
@@ -45,6 +45,20 @@ export function reasonFromBody(contentType: string, text: string): string | unde
   const first = lines[0] ?? '';
   const reason = /^Error \d{3}/.test(first) && lines[1] ? lines[1] : first;
   return clip(reason);
+}
+
+/**
+ * Messages in the other JSON error layouts in use: PubChem's `{"Fault":{"Code","Message"}}`, the
+ * Materials Project's `{"errors":[{"message"}]}` and DataCite's JSON:API `{"errors":[{"title"}]}`.
+ */
+function otherErrorShapes(parsed: Record<string, unknown>): unknown[] {
+  const field = (value: unknown, name: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined);
+  const fault = parsed.Fault;
+  const faultMessage = field(fault, 'Message');
+  return [
+    typeof faultMessage === 'string' ? `${String(field(fault, 'Code') ?? 'Fault')}: ${faultMessage}` : undefined,
+    Array.isArray(parsed.errors) ? field(parsed.errors[0], 'message') ?? field(parsed.errors[0], 'title') : undefined,
+  ];
 }
 
 /** The start of a body for "this is not JSON" messages, with control characters removed. */

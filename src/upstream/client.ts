@@ -26,6 +26,8 @@ export interface UpstreamRequest {
   method?: 'GET' | 'POST';
   /** Form fields of a POST (application/x-www-form-urlencoded). */
   form?: Record<string, string>;
+  /** JSON body of a POST (NIH RePORTER's search takes its criteria this way). */
+  json?: unknown;
   headers?: Record<string, string>;
   /** How the source takes its key: a query parameter or a header. Required-key sources fail without one. */
   key?: { query: string } | { header: string };
@@ -97,9 +99,16 @@ export class UpstreamClient {
     return resolved;
   }
 
-  /** A JSON answer; integers beyond the safe range arrive as decimal strings. 204 gives null. */
-  getJson<T = unknown>(id: SourceId, request: UpstreamRequest): Promise<Fetched<T>> {
-    return this.fetch(id, request, (answer, source) => decodeJson(answer, source) as T);
+  /**
+   * A JSON answer; integers beyond the safe range arrive as decimal strings. 204 gives null.
+   * `refuse` throws on an error sent with status 200 (NSF's notices), so such a body is never cached.
+   */
+  getJson<T = unknown>(id: SourceId, request: UpstreamRequest, refuse?: (body: unknown) => void): Promise<Fetched<T>> {
+    return this.fetch(id, request, (answer, source) => {
+      const body = decodeJson(answer, source);
+      refuse?.(body);
+      return body as T;
+    });
   }
 
   /** A text answer (CSV, XML, plain text); HTML pages are refused. */
@@ -118,13 +127,13 @@ export class UpstreamClient {
 
   private async fetch<T>(id: SourceId, request: UpstreamRequest, decode: Decoder<T>): Promise<Fetched<T>> {
     const source = this.source(id);
-    const { url, form, headers, shownUrl } = this.prepare(source, request);
-    const method = request.method ?? (form ? 'POST' : 'GET');
-    const cacheKey = createHash('sha256').update(JSON.stringify([source.id, method, url, form ?? null])).digest('hex');
+    const { url, form, json, headers, shownUrl } = this.prepare(source, request);
+    const method = request.method ?? (form || json !== undefined ? 'POST' : 'GET');
+    const cacheKey = createHash('sha256').update(JSON.stringify([source.id, method, url, form ?? null, json ?? null])).digest('hex');
 
     let pending = this.inFlight.get(cacheKey);
     if (!pending) {
-      pending = this.answer(source, cacheKey, { url, method, form, headers, shownUrl, decode });
+      pending = this.answer(source, cacheKey, { url, method, form, json, headers, shownUrl, decode });
       this.inFlight.set(cacheKey, pending);
       void pending.then(
         () => this.inFlight.delete(cacheKey),
@@ -152,14 +161,14 @@ export class UpstreamClient {
       } else if ('query' in request.key) url.searchParams.set(request.key.query, source.key);
       else headers[request.key.header.toLowerCase()] = source.key;
     }
-    return { url: url.toString(), form: request.form, headers, shownUrl: shown.toString() };
+    return { url: url.toString(), form: request.form, json: request.json, headers, shownUrl: shown.toString() };
   }
 
   /** The cached answer, or one fetched from upstream (then cached) — validated by `decode` before caching. */
   private async answer<T>(
     source: ResolvedSource,
     cacheKey: string,
-    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; headers: Record<string, string>; shownUrl: string; decode: Decoder<T> },
+    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string; decode: Decoder<T> },
   ): Promise<CachedAnswer & { fromCache: boolean }> {
     const cached = await this.cache.get(cacheKey);
     if (cached) return { ...cached, fromCache: true };
@@ -171,7 +180,7 @@ export class UpstreamClient {
 
   private async withRetries(
     source: ResolvedSource,
-    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; headers: Record<string, string>; shownUrl: string },
+    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string },
   ): Promise<CachedAnswer> {
     const budgetMs = source.timeoutMs * this.retry.totalTimeoutFactor;
     const deadline = Date.now() + budgetMs;
@@ -210,12 +219,12 @@ export class UpstreamClient {
 
   private async attempt(
     source: ResolvedSource,
-    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; headers: Record<string, string>; shownUrl: string },
+    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string },
     timeoutMs: number,
   ): Promise<CachedAnswer> {
     let response: Response<string>;
     try {
-      response = await this.http(call.url, { method: call.method, form: call.form, headers: call.headers, timeout: { request: timeoutMs } });
+      response = await this.http(call.url, { method: call.method, form: call.form, json: call.json, headers: call.headers, timeout: { request: timeoutMs } });
     } catch (error) {
       throw fromRequestError(source, error as Error & { code?: string }, source.timeoutMs);
     }

@@ -1,7 +1,8 @@
 /**
  * Turns what an upstream sent back into a short, clean reason for an error message: never HTML,
- * never a whole body. Knows the error formats of the sources in use (FDSN plain text, TAP VOTable
- * QUERY_STATUS, JSON `error`/`message` fields).
+ * never a whole body, at most 200 characters without control characters. Knows the error formats
+ * of the sources in use (FDSN plain text, TAP VOTable QUERY_STATUS, JSON `error`/`message`/`detail`
+ * fields, Crossref's `message` list of `{message}` objects, OpenAlex's `error` with its `message`).
  */
 const MAX_REASON = 200;
 
@@ -9,8 +10,10 @@ export function isHtml(contentType: string, text: string): boolean {
   return /html/i.test(contentType) || /^\s*(<!doctype html|<html)/i.test(text);
 }
 
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]/g;
+
 function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
   return flat.length > MAX_REASON ? `${flat.slice(0, MAX_REASON - 1)}…` : flat;
 }
 
@@ -30,11 +33,8 @@ export function reasonFromBody(contentType: string, text: string): string | unde
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
     try {
-      const parsed = JSON.parse(trimmed) as Record<string, unknown>;
-      const error = parsed.error;
-      const nested = error && typeof error === 'object' ? (error as Record<string, unknown>).message : undefined;
-      const candidate = [error, nested, parsed.message, parsed.detail].find((value): value is string => typeof value === 'string' && value !== '');
-      return candidate ? clip(candidate) : undefined;
+      const reason = jsonReason(JSON.parse(trimmed) as Record<string, unknown>);
+      return reason ? clip(reason) : undefined;
     } catch {
       // not JSON after all: fall through to plain text
     }
@@ -47,7 +47,22 @@ export function reasonFromBody(contentType: string, text: string): string | unde
   return clip(reason);
 }
 
+/** The texts of a JSON error field: a string, a `{message}` object, or a list of either. */
+function texts(value: unknown): string[] {
+  if (typeof value === 'string') return value.trim() === '' ? [] : [value.trim()];
+  if (Array.isArray(value)) return value.flatMap(texts);
+  if (value && typeof value === 'object') return texts((value as Record<string, unknown>).message);
+  return [];
+}
+
+/** `error` and `message` (or `detail`, `errors`) of a JSON error body, joined: "Invalid query parameters error: X is not a valid field". */
+function jsonReason(body: Record<string, unknown>): string | undefined {
+  const parts = [...new Set([body.error, body.message, body.detail, body.errors].flatMap(texts))];
+  if (parts.length === 0) return undefined;
+  return parts.map((part, index) => (index < parts.length - 1 ? part.replace(/[.:;]+$/, '') : part)).join(': ');
+}
+
 /** The start of a body for "this is not JSON" messages, with control characters removed. */
 export function bodySnippet(text: string): string {
-  return clip(text.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, ' ')).slice(0, 60);
+  return clip(text).slice(0, 60);
 }

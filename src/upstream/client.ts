@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { SourceId } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
+import { ApiError } from '../errors.ts';
 import { bodySnippet, isHtml, reasonFromBody } from './body.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './cache.ts';
 import { UpstreamError } from './errors.ts';
@@ -137,7 +138,7 @@ export class UpstreamClient {
   }
 
   private prepare(source: ResolvedSource, request: UpstreamRequest) {
-    const url = new URL((request.baseUrl ?? source.baseUrl).replace(/\/+$/, '') + request.path);
+    const url = withinBase(source, (request.baseUrl ?? source.baseUrl).replace(/\/+$/, ''), request.path);
     const shown = new URL(url);
     for (const [name, value] of Object.entries(request.searchParams ?? {})) {
       if (value === undefined) continue;
@@ -250,6 +251,24 @@ export class UpstreamClient {
     }
     throw error;
   }
+}
+
+/**
+ * The base URL with `path` appended, refused when it would leave the base: another host, a path
+ * outside the base's (`..`), a query or fragment hidden in the path. Connectors build paths with
+ * path`…` (./path.ts), which already prevents this; here it is checked once more for every request.
+ */
+function withinBase(source: ResolvedSource, baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const url = new URL(baseUrl + path);
+  const inside =
+    (path === '' || path.startsWith('/')) &&
+    !/[?#\\]/.test(path) &&
+    url.origin === base.origin &&
+    (url.pathname === basePath || url.pathname.startsWith(`${basePath}/`));
+  if (!inside) throw new ApiError('invalid_input', `an identifier would have changed the address asked of ${source.id}; it was not asked`);
+  return url;
 }
 
 /** Of an error answer only its start is read: enough for a reason, never a whole page. */

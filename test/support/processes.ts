@@ -9,7 +9,8 @@ export interface ServerProcess {
 
 export async function startServerProcess(entry: string, env: Record<string, string>): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    // The loopback peer is trusted as a proxy: test clients give their address in X-Forwarded-For.
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', TRUSTED_PROXIES: 'loopback', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -4,6 +4,8 @@ import { createInterface } from 'node:readline';
 
 export interface ServerProcess {
   baseUrl: string;
+  /** The process id, for reading its memory from /proc/<pid>/status. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startServerProcess(entry: string, env: Record<string, stri
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -65,6 +65,17 @@ describe('the Redis cache (shared by several processes)', function () {
     }
   });
 
+  it('does not store an answer larger than its entry bound', async () => {
+    const prefix = `test:${Date.now()}:${Math.random()}:`;
+    const cache = new RedisCache(REDIS_URL, undefined, prefix, 1000);
+    try {
+      await cache.set('small', answer, 60);
+      await cache.set('big', { ...answer, body: 'x'.repeat(1000) }, 60);
+      expect([Boolean(await cache.get('small')), await cache.get('big')]).to.deep.equal([true, undefined]);
+    } finally {
+      await cache.close();
+    }
+  });
   it('an answer cached by one client is served to another without reaching the upstream', async () => {
     const fake = await startFakeUpstream();
     const prefix = `test:${Date.now()}:${Math.random()}:`;

@@ -51,6 +51,12 @@ describe('the upstream HTTP layer', () => {
       expect(answer.body).to.deep.equal({ compressed: true });
       expect(fake.hits[0]!.headers['accept-encoding']).to.include('gzip');
     });
+    it('sends form fields as a POST body', async () => {
+      fake.on('/sync', json({ ok: true }));
+      const answer = await clientFor(fake).getJson('gaia', { path: '/sync', form: { QUERY: 'SELECT 1', FORMAT: 'json' } });
+      expect(answer.body).to.deep.equal({ ok: true });
+      expect([fake.hits[0]!.method, fake.hits[0]!.body]).to.deep.equal(['POST', 'QUERY=SELECT+1&FORMAT=json']);
+    });
     it('keeps integers beyond the safe range exact, as decimal strings', async () => {
       fake.on('/sync', json('{"data":[[5937144193345094528, 251.46088614856114, 12, "6636090334814214528"]]}'));
       const answer = await clientFor(fake).getJson<{ data: unknown[][] }>('gaia', { path: '/sync' });
@@ -184,6 +190,15 @@ describe('the upstream HTTP layer', () => {
       await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { c: 1 } });
       await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { c: 2 } });
       expect(fake.hits).to.have.length(2);
+    });
+    it('the cache stays within its byte bound after several large answers', async () => {
+      const cache = new MemoryCache({ maxBytes: 20 * 1024 ** 2 });
+      const client = new UpstreamClient({ sources: { USGS_EARTHQUAKES: { url: fake.url, timeoutMs: 5000 } }, cache });
+      fake.on('/query', json({ big: 'x'.repeat(3 * 1024 ** 2) }));
+      for (let index = 0; index < 6; index += 1) await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { page: index } });
+      expect(fake.hits).to.have.length(6);
+      // Six answers of 3 MiB take 6 MiB each as strings: three fit in 20 MiB, the oldest went.
+      expect([cache.size, cache.bytes <= 20 * 1024 ** 2]).to.deep.equal([3, true]);
     });
     it('a failed or unreadable answer is not cached', async () => {
       fake.on('/query', { body: 'not json', contentType: 'application/json' }, json({ n: 4 }));

@@ -25,7 +25,7 @@ import { resolveSource, variableId, type ResolvedSource } from './sources.ts';
 export const PRODUCT = 'research-tools-api';
 
 export interface UpstreamRequest {
-  /** Path after the source's base URL, beginning with `/` (or '' for the base URL itself). */
+  /** Path after the source's base URL, beginning with `/` (or '' for the base URL itself); identifiers in it go through path`…` (./path.ts). */
   path: string;
   searchParams?: Record<string, string | number | undefined>;
   method?: 'GET' | 'POST';

@@ -253,6 +253,7 @@ export const sources = {
       concurrency: 1,
     },
     cacheTtlS: 3600,
+    maxBodyBytes: 33554432,
     note: 'API v2 only (classic /api/query shut down 2024; upper-case enums RECRUITING, PHASE2); robots.txt Crawl-delay 1; totalCount only with countTotal=true on the first page; phase filter via filter.advanced=AREA[Phase]...',
   },
   cod: {
@@ -780,6 +781,7 @@ export const sources = {
       concurrency: 4,
     },
     cacheTtlS: 3600,
+    sameHostRedirects: 3,
     note: 'api_key query parameter required since 2026-02-13 (mailto no longer suffices; bad key = 401 JSON); free key = $1/day budget: singletons free, list/filter $0.10 and search= $1 per 1,000 calls; unknown-id 404 is an HTML page',
   },
   openaq: {

@@ -3,6 +3,8 @@
  * environment is declared here once, with its variable, its documentation and its default.
  * The README's configuration table is written from this list.
  */
+import ipaddr from 'ipaddr.js';
+
 export interface Setting {
   variable: string;
   doc: string;
@@ -67,6 +69,11 @@ export const settings = {
     doc: 'overrides the per-attempt timeout of upstream source `<ID>` in milliseconds',
     default: undefined, // timeout_ms of tools.yaml
   },
+  trustedProxies: {
+    variable: 'TRUSTED_PROXIES',
+    doc: 'comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed (`loopback`, `uniquelocal` name those ranges); others\' is ignored and the connection\'s address counts',
+    default: undefined, // none
+  },
   redisUrl: {
     variable: 'REDIS_URL',
     doc: 'Redis for the shared upstream response cache (`redis://host:port`); unset: an in-process memory cache',
@@ -89,6 +96,8 @@ export interface Config {
   /** Per-source overrides from SOURCE_<ID>_URL / _KEY / _TIMEOUT_MS, keyed by the upper-cased id (`WORLD_BANK`). */
   sources: Record<string, SourceOverride>;
   redisUrl: string | undefined;
+  /** Addresses, CIDRs or range names (loopback, linklocal, uniquelocal) whose X-Forwarded-For is believed; empty: none. */
+  trustedProxies: string[];
 }
 
 export interface SourceOverride {
@@ -129,7 +138,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: read(env, settings.logLevel) as string,
     sources: readSourceOverrides(env),
     redisUrl: read(env, settings.redisUrl),
+    trustedProxies: readTrustedProxies(env),
   };
+}
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function readTrustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const entries = (read(env, settings.trustedProxies) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!PROXY_RANGE_NAMES.has(entry) && !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry)) {
+      throw new ConfigError(`${settings.trustedProxies.variable} must list addresses or CIDRs separated by commas, got "${entry}"`);
+    }
+  }
+  return entries;
 }
 
 const SOURCE_VARIABLE = /^SOURCE_([A-Z0-9_]+?)_(URL|KEY|TIMEOUT_MS)$/;

@@ -143,6 +143,8 @@ function toolsFile(project: Project, manifest: Manifest): SourceFile {
         timeoutMs: source.timeout_ms,
         rateLimit: { requestsPerSecond: source.rate_limit.requests_per_second, concurrency: source.rate_limit.concurrency },
         cacheTtlS: source.cache_ttl_s,
+        maxBodyBytes: source.max_body_bytes,
+        sameHostRedirects: source.same_host_redirects,
         note: source.note,
       },
     ]),

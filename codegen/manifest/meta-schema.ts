@@ -131,6 +131,8 @@ export const manifestMetaSchema = {
             },
           },
           cache_ttl_s: nonNegativeInteger,
+          max_body_bytes: { type: 'integer', minimum: 1024 },
+          same_host_redirects: { type: 'integer', minimum: 0, maximum: 5 },
           note: nonEmpty,
         },
       },

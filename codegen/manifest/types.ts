@@ -95,6 +95,10 @@ export interface SourceDefinition {
   timeout_ms: number;
   rate_limit: { requests_per_second: number; concurrency: number };
   cache_ttl_s: number;
+  /** Largest body read from this source, after decompression (default: the upstream layer's). */
+  max_body_bytes?: number;
+  /** Redirects to the same host followed (default 0); a redirect to another host is never followed. */
+  same_host_redirects?: number;
   note?: string;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'alphafold' as const;
 
@@ -58,7 +59,7 @@ export function pickModel(body: unknown, accession: string): PredictedModel | un
 
 export async function getPrediction(upstream: UpstreamClient, accession: string): Promise<{ model: PredictedModel | undefined; retrievedAt: string }> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/prediction/${encodeURIComponent(accession.trim().toUpperCase())}` });
+    const answer = await upstream.getJson(SOURCE, { path: path`/prediction/${accession.trim().toUpperCase()}` });
     return { model: pickModel(answer.body, accession), retrievedAt: answer.retrievedAt };
   } catch (error) {
     if (error instanceof UpstreamError && (error.status === 404 || error.status === 400 || error.status === 422)) return { model: undefined, retrievedAt: new Date().toISOString() };

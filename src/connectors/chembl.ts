@@ -6,6 +6,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'chembl' as const;
 
@@ -103,7 +104,7 @@ async function notFoundAsUndefined<T>(run: () => Promise<T>): Promise<T | undefi
 }
 
 export async function getMolecule(upstream: UpstreamClient, chemblId: string): Promise<{ molecule: Molecule | undefined; retrievedAt: string }> {
-  const answer = await notFoundAsUndefined(() => upstream.getJson(SOURCE, { path: `/molecule/${encodeURIComponent(chemblId.toUpperCase())}.json` }));
+  const answer = await notFoundAsUndefined(() => upstream.getJson(SOURCE, { path: path`/molecule/${chemblId.toUpperCase()}.json` }));
   return { molecule: answer ? parseMolecule(answer.body) : undefined, retrievedAt: answer?.retrievedAt ?? new Date().toISOString() };
 }
 
@@ -125,6 +126,6 @@ export async function getMechanisms(upstream: UpstreamClient, chemblId: string):
 }
 
 export async function getTarget(upstream: UpstreamClient, chemblId: string): Promise<Target | undefined> {
-  const answer = await notFoundAsUndefined(() => upstream.getJson(SOURCE, { path: `/target/${encodeURIComponent(chemblId)}.json` }));
+  const answer = await notFoundAsUndefined(() => upstream.getJson(SOURCE, { path: path`/target/${chemblId}.json` }));
   return answer ? parseTarget(answer.body) : undefined;
 }

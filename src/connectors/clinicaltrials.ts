@@ -6,6 +6,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'clinicaltrials' as const;
 export const MAX_PAGE_SIZE = 1000;
@@ -151,7 +152,7 @@ export async function searchStudies(upstream: UpstreamClient, criteria: Criteria
 
 export async function getStudy(upstream: UpstreamClient, nctId: string): Promise<{ study: Study | undefined; retrievedAt: string }> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/studies/${encodeURIComponent(nctId)}`, searchParams: { format: 'json' } });
+    const answer = await upstream.getJson(SOURCE, { path: path`/studies/${nctId}`, searchParams: { format: 'json' } });
     return { study: parseStudy(answer.body), retrievedAt: answer.retrievedAt };
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return { study: undefined, retrievedAt: new Date().toISOString() };

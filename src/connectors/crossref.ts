@@ -8,6 +8,7 @@ import { normalizeDoi } from '../literature/identifiers.ts';
 import type { Notice, Paper } from '../literature/paper.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { keepSlashes, path } from '../upstream/path.ts';
 
 export const SOURCE = 'crossref' as const;
 
@@ -130,18 +131,13 @@ export async function searchBibliographic(upstream: UpstreamClient, citation: st
 /** One work by DOI; undefined when Crossref does not know the DOI. */
 export async function getWork(upstream: UpstreamClient, doi: string): Promise<{ paper?: Paper; retrievedAt: string } | undefined> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/works/${encodeDoiPath(doi)}`, searchParams: { mailto: upstream.contactEmail } });
+    const answer = await upstream.getJson(SOURCE, { path: path`/works/${keepSlashes(doi)}`, searchParams: { mailto: upstream.contactEmail } });
     const message = obj(obj(answer.body)?.message);
     return { paper: message ? parseWork(message) : undefined, retrievedAt: answer.retrievedAt };
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return undefined;
     throw error;
   }
-}
-
-/** A DOI in a path: each segment percent-encoded, slashes kept (Crossref accepts both). */
-export function encodeDoiPath(doi: string): string {
-  return doi.split('/').map(encodeURIComponent).join('/');
 }
 
 export interface CrossrefJournal {
@@ -169,7 +165,7 @@ export function parseJournal(body: unknown): CrossrefJournal | undefined {
 /** A journal by ISSN; undefined when Crossref does not know it. */
 export async function getJournal(upstream: UpstreamClient, issn: string): Promise<{ journal?: CrossrefJournal; retrievedAt: string } | undefined> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/journals/${issn}`, searchParams: { mailto: upstream.contactEmail } });
+    const answer = await upstream.getJson(SOURCE, { path: path`/journals/${issn}`, searchParams: { mailto: upstream.contactEmail } });
     return { journal: parseJournal(answer.body), retrievedAt: answer.retrievedAt };
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return undefined;

@@ -4,6 +4,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'doaj' as const;
 
@@ -61,6 +62,6 @@ export function parseSearch(body: unknown): { total: number; journals: DoajJourn
 /** Journals by ISSN or by title; the query string is built here, the caller's text quoted. */
 export async function searchJournals(upstream: UpstreamClient, query: { issn?: string; title?: string }): Promise<{ journals: DoajJournal[]; retrievedAt: string }> {
   const expression = query.issn ? `issn:${query.issn}` : `bibjson.title:"${(query.title ?? '').replace(/["\\]/g, ' ').trim()}"`;
-  const answer = await upstream.getJson(SOURCE, { path: `/search/journals/${encodeURIComponent(expression)}`, searchParams: { page: 1, pageSize: 5 } });
+  const answer = await upstream.getJson(SOURCE, { path: path`/search/journals/${expression}`, searchParams: { page: 1, pageSize: 5 } });
   return { journals: parseSearch(answer.body).journals, retrievedAt: answer.retrievedAt };
 }

@@ -5,6 +5,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'ensembl' as const;
 
@@ -49,9 +50,9 @@ export function parseGene(body: unknown): EnsemblGene {
   };
 }
 
-async function lookup(upstream: UpstreamClient, path: string): Promise<{ gene: EnsemblGene | undefined; retrievedAt: string }> {
+async function lookup(upstream: UpstreamClient, route: string): Promise<{ gene: EnsemblGene | undefined; retrievedAt: string }> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path, headers: { accept: 'application/json' } });
+    const answer = await upstream.getJson(SOURCE, { path: route, headers: { accept: 'application/json' } });
     return { gene: parseGene(answer.body), retrievedAt: answer.retrievedAt };
   } catch (error) {
     if (error instanceof UpstreamError && (error.status === 400 || error.status === 404)) return { gene: undefined, retrievedAt: new Date().toISOString() };
@@ -60,11 +61,11 @@ async function lookup(upstream: UpstreamClient, path: string): Promise<{ gene: E
 }
 
 export function lookupSymbol(upstream: UpstreamClient, species: string, symbol: string) {
-  return lookup(upstream, `/lookup/symbol/${encodeURIComponent(species)}/${encodeURIComponent(symbol.trim())}`);
+  return lookup(upstream, path`/lookup/symbol/${species}/${symbol.trim()}`);
 }
 
 export function lookupId(upstream: UpstreamClient, id: string) {
-  return lookup(upstream, `/lookup/id/${encodeURIComponent(id.trim())}`);
+  return lookup(upstream, path`/lookup/id/${id.trim()}`);
 }
 
 export const geneUrl = (id: string): string => `https://www.ensembl.org/id/${id}`;

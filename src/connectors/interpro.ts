@@ -5,6 +5,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'interpro' as const;
 
@@ -43,7 +44,7 @@ export function parseEntries(body: unknown): InterProEntry[] {
 
 export async function entriesForProtein(upstream: UpstreamClient, accession: string): Promise<{ entries: InterProEntry[]; retrievedAt: string }> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/entry/interpro/protein/uniprot/${encodeURIComponent(accession)}/`, searchParams: { page_size: 200 } });
+    const answer = await upstream.getJson(SOURCE, { path: path`/entry/interpro/protein/uniprot/${accession}/`, searchParams: { page_size: 200 } });
     return { entries: parseEntries(answer.body), retrievedAt: answer.retrievedAt };
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return { entries: [], retrievedAt: new Date().toISOString() };

@@ -8,6 +8,7 @@ import { normalizeDoi, openalexShortId, type PaperId } from '../literature/ident
 import type { Paper } from '../literature/paper.ts';
 import type { UpstreamClient, UpstreamRequest } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { keepSlashes, path } from '../upstream/path.ts';
 
 export const SOURCE = 'openalex' as const;
 
@@ -119,14 +120,14 @@ export async function searchWorks(upstream: UpstreamClient, search: WorkSearch):
 
 /** One work by OpenAlex id, DOI, PMID or PMCID; undefined when OpenAlex does not know it. */
 export async function getWork(upstream: UpstreamClient, id: PaperId): Promise<{ paper?: Paper; retrievedAt: string } | undefined> {
-  const path =
-    id.kind === 'openalex' ? `/works/${id.value}` :
-    id.kind === 'doi' ? `/works/https://doi.org/${id.value}` :
-    id.kind === 'pmid' ? `/works/pmid:${id.value}` :
-    id.kind === 'pmcid' ? `/works/pmcid:${id.value}` :
-    `/works/https://doi.org/10.48550/arXiv.${id.value.replace(/v\d+$/, '')}`;
+  const route =
+    id.kind === 'openalex' ? path`/works/${id.value}` :
+    id.kind === 'doi' ? path`/works/https://doi.org/${keepSlashes(id.value)}` :
+    id.kind === 'pmid' ? path`/works/pmid:${id.value}` :
+    id.kind === 'pmcid' ? path`/works/pmcid:${id.value}` :
+    path`/works/https://doi.org/10.48550/arXiv.${keepSlashes(id.value.replace(/v\d+$/, ''))}`;
   try {
-    const answer = await upstream.getJson<Json>(SOURCE, request(upstream, path));
+    const answer = await upstream.getJson<Json>(SOURCE, request(upstream, route));
     const paper = obj(answer.body) ? parseWork(answer.body) : undefined;
     return { paper, retrievedAt: answer.retrievedAt };
   } catch (error) {
@@ -194,7 +195,7 @@ export function parseSource(source: Json): JournalSource | undefined {
 export async function findSource(upstream: UpstreamClient, query: { issn?: string; name?: string }): Promise<{ source?: JournalSource; retrievedAt: string } | undefined> {
   try {
     if (query.issn) {
-      const answer = await upstream.getJson<Json>(SOURCE, request(upstream, `/sources/issn:${query.issn}`));
+      const answer = await upstream.getJson<Json>(SOURCE, request(upstream, path`/sources/issn:${query.issn}`));
       return { source: obj(answer.body) ? parseSource(answer.body) : undefined, retrievedAt: answer.retrievedAt };
     }
     const answer = await upstream.getJson<Json>(SOURCE, request(upstream, '/sources', { search: query.name, per_page: 5 }));

@@ -5,6 +5,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'reactome' as const;
 
@@ -44,7 +45,7 @@ export function parsePathways(body: unknown): Pathway[] {
 export async function pathwaysForProtein(upstream: UpstreamClient, accession: string, taxonId: number): Promise<{ pathways: Pathway[]; retrievedAt: string }> {
   try {
     const answer = await upstream.getJson(SOURCE, {
-      path: `/data/mapping/UniProt/${encodeURIComponent(accession)}/pathways`,
+      path: path`/data/mapping/UniProt/${accession}/pathways`,
       searchParams: { species: taxonId },
       headers: { accept: 'application/json' },
     });

@@ -5,6 +5,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'uniprot' as const;
 
@@ -112,7 +113,7 @@ export function parseSearch(body: unknown): UniProtEntry[] {
 
 export async function getEntry(upstream: UpstreamClient, accession: string): Promise<{ entry: UniProtEntry | undefined; retrievedAt: string }> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/uniprotkb/${encodeURIComponent(accession.trim().toUpperCase())}.json` });
+    const answer = await upstream.getJson(SOURCE, { path: path`/uniprotkb/${accession.trim().toUpperCase()}.json` });
     return { entry: parseEntry(answer.body), retrievedAt: answer.retrievedAt };
   } catch (error) {
     // An unknown accession is 404 (a malformed one 400): no such entry, not a failure.

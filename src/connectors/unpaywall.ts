@@ -5,6 +5,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { keepSlashes, path } from '../upstream/path.ts';
 
 export const SOURCE = 'unpaywall' as const;
 
@@ -43,7 +44,7 @@ export function parseDoi(body: unknown): OpenAccess | undefined {
 export async function lookupDoi(upstream: UpstreamClient, doi: string): Promise<{ access?: OpenAccess; retrievedAt: string } | undefined> {
   if (!upstream.contactEmail) throw new UpstreamError(SOURCE, 'not_configured', 'unpaywall needs a contact address on every request: set CONTACT_EMAIL');
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/${doi.split('/').map(encodeURIComponent).join('/')}`, searchParams: { email: upstream.contactEmail } });
+    const answer = await upstream.getJson(SOURCE, { path: path`/${keepSlashes(doi)}`, searchParams: { email: upstream.contactEmail } });
     return { access: parseDoi(answer.body), retrievedAt: answer.retrievedAt };
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return undefined;

@@ -35,7 +35,8 @@ export interface AppDependencies {
 export async function createApp({ db, config, logger, handlers = createHandlers(), upstream = createUpstreamClient(config, logger), figureRenderer }: AppDependencies): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the connection's address.
+  app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   const limits = await createRateLimits(db, config.rateLimitPerMinute);
 
   app.get('/healthz', (_request, response) => {

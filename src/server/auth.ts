@@ -15,15 +15,19 @@ export function presentedKey(request: Request): string | undefined {
   return request.get('x-api-key')?.trim();
 }
 
+/**
+ * The key is checked first: a key that verifies is never refused because of failures from its
+ * address (other people may share it). Only a missing or bad key meets the address's failure limit.
+ */
 export async function authenticate(request: Request, db: Knex, limits: RateLimits): Promise<AuthenticatedKey> {
+  const key = presentedKey(request);
+  const found = key ? await authenticateKey(db, key) : null;
+  if (found) return found;
   const address = request.ip ?? 'unknown';
   limits.checkAddress(address);
-  const key = presentedKey(request);
   if (key === undefined) {
     throw new ApiError('unauthorized', 'API key missing: send `Authorization: Bearer <key>` or `x-api-key: <key>`');
   }
-  const found = key === '' ? null : await authenticateKey(db, key);
-  if (found) return found;
   await limits.recordFailedKey(address);
   throw new ApiError('unauthorized', 'API key not valid');
 }

@@ -2,8 +2,14 @@
  * Request-rate limits, kept in the ledger database so that every server process on the same
  * database shares them (rate-limiter-flexible's MySQL and SQLite stores over our knex pool).
  *  - per API key: RATE_LIMIT_PER_MINUTE requests per minute;
- *  - per client address: a few failed key attempts, so keys cannot be guessed at speed.
+ *  - per client address: a few failed key attempts, so keys cannot be guessed at speed. The address
+ *    is the connection's unless it comes from a TRUSTED_PROXIES proxy (see app.ts), so rotating
+ *    X-Forwarded-For changes nothing; IPv6 addresses count by their /64. A key that verifies is
+ *    never checked against this limit (auth.ts). Rows of addresses whose window has passed are
+ *    deleted at most once a minute, when a failure is recorded: the table holds the addresses that
+ *    failed within the last window, not every address ever seen.
  */
+import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import {
   RateLimiterMySQL, RateLimiterRes, RateLimiterSQLite, type IRateLimiterStoreOptions, type RateLimiterAbstract,
@@ -12,7 +18,9 @@ import { ApiError } from '../errors.ts';
 
 const WINDOW_SECONDS = 60;
 export const FAILED_KEY_ATTEMPTS = 10;
-const FAILED_KEY_WINDOW_SECONDS = 300;
+export const FAILED_KEY_WINDOW_SECONDS = 300;
+const ADDRESS_TABLE = 'rate_limit_addresses';
+const SWEEP_INTERVAL_MS = 60_000;
 
 export interface RateLimits {
   /** Counts one request of a key; throws 429 rate_limited when over the limit. Returns the headers to send. */
@@ -21,6 +29,20 @@ export interface RateLimits {
   checkAddress(address: string): void;
   /** Counts one failed key attempt of an address; throws 429 once the address is over its limit. */
   recordFailedKey(address: string): Promise<void>;
+  /** Deletes the rows of addresses whose window has passed; returns how many. */
+  sweepExpiredAddresses(): Promise<number>;
+}
+
+/**
+ * What the failed-key limit counts for a client address: an IPv4 address itself (IPv4-mapped IPv6
+ * included), an IPv6 address by its /64 — one network, which a client can fill with addresses at will.
+ */
+export function addressGroup(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':');
+  return `${prefix}::/64`;
 }
 
 async function storeLimiter(db: Knex, options: Omit<IRateLimiterStoreOptions, 'storeClient'> & { tableName: string }): Promise<RateLimiterAbstract> {
@@ -55,10 +77,12 @@ export async function createRateLimits(db: Knex, perMinute: number): Promise<Rat
     tableName: 'rate_limit_keys', keyPrefix: 'key', points: perMinute, duration: WINDOW_SECONDS,
   });
   const addresses = (await storeLimiter(db, {
-    tableName: 'rate_limit_addresses', keyPrefix: 'addr', points: FAILED_KEY_ATTEMPTS, duration: FAILED_KEY_WINDOW_SECONDS,
+    tableName: ADDRESS_TABLE, keyPrefix: 'addr', points: FAILED_KEY_ATTEMPTS, duration: FAILED_KEY_WINDOW_SECONDS,
     inMemoryBlockOnConsumed: FAILED_KEY_ATTEMPTS + 1, inMemoryBlockDuration: FAILED_KEY_WINDOW_SECONDS,
   })) as RateLimiterAbstract & { getInMemoryBlockMsBeforeExpire(key: string): number; getKey(key: string): string };
 
+  let lastSweep = 0;
+  const sweepExpiredAddresses = (): Promise<number> => db(ADDRESS_TABLE).where('expire', '<', Date.now()).delete();
   const tooManyFailures = (ms: number): ApiError =>
     new ApiError('rate_limited', `too many failed API key attempts from this address; retry in ${seconds(ms)} s`, {
       'Retry-After': String(seconds(ms)),
@@ -79,16 +103,21 @@ export async function createRateLimits(db: Knex, perMinute: number): Promise<Rat
       }
     },
     checkAddress(address) {
-      const blockedMs = addresses.getInMemoryBlockMsBeforeExpire(addresses.getKey(address));
+      const blockedMs = addresses.getInMemoryBlockMsBeforeExpire(addresses.getKey(addressGroup(address)));
       if (blockedMs > 0) throw tooManyFailures(blockedMs);
     },
     async recordFailedKey(address) {
+      if (Date.now() - lastSweep >= SWEEP_INTERVAL_MS) {
+        lastSweep = Date.now();
+        void sweepExpiredAddresses().catch(() => undefined); // a failed sweep is retried a minute later
+      }
       try {
-        await addresses.consume(address);
+        await addresses.consume(addressGroup(address));
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         throw tooManyFailures(rejection.msBeforeNext);
       }
     },
+    sweepExpiredAddresses,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Turns what an upstream sent back into a short, clean reason for an error message: never HTML,
- * never a whole body. Knows the error formats of the sources in use (FDSN plain text, TAP VOTable
- * QUERY_STATUS, JSON `error`/`message` fields).
+ * never a whole body, at most 200 characters without control characters. Knows the error formats
+ * of the sources in use (FDSN plain text, TAP VOTable QUERY_STATUS, JSON `error`/`message`/`detail`
+ * fields, Crossref's `message` list of `{message}` objects, OpenAlex's `error` with its `message`).
  */
 const MAX_REASON = 200;
 
@@ -9,8 +10,10 @@ export function isHtml(contentType: string, text: string): boolean {
   return /html/i.test(contentType) || /^\s*(<!doctype html|<html)/i.test(text);
 }
 
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufffd]/g;
+
 function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
   return flat.length > MAX_REASON ? `${flat.slice(0, MAX_REASON - 1)}…` : flat;
 }
 
@@ -30,11 +33,8 @@ export function reasonFromBody(contentType: string, text: string): string | unde
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) {
     try {
-      const parsed = JSON.parse(trimmed) as Record<string, unknown>;
-      const error = parsed.error;
-      const nested = error && typeof error === 'object' ? (error as Record<string, unknown>).message : undefined;
-      const candidate = [error, nested, parsed.message, parsed.detail, ...otherErrorShapes(parsed)].find((value): value is string => typeof value === 'string' && value !== '');
-      return candidate ? clip(candidate) : undefined;
+      const reason = jsonReason(JSON.parse(trimmed) as Record<string, unknown>);
+      return reason ? clip(reason) : undefined;
     } catch {
       // not JSON after all: fall through to plain text
     }
@@ -47,21 +47,32 @@ export function reasonFromBody(contentType: string, text: string): string | unde
   return clip(reason);
 }
 
-/**
- * Messages in the other JSON error layouts in use: PubChem's `{"Fault":{"Code","Message"}}`, the
- * Materials Project's `{"errors":[{"message"}]}` and DataCite's JSON:API `{"errors":[{"title"}]}`.
- */
-function otherErrorShapes(parsed: Record<string, unknown>): unknown[] {
-  const field = (value: unknown, name: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined);
-  const fault = parsed.Fault;
-  const faultMessage = field(fault, 'Message');
-  return [
-    typeof faultMessage === 'string' ? `${String(field(fault, 'Code') ?? 'Fault')}: ${faultMessage}` : undefined,
-    Array.isArray(parsed.errors) ? field(parsed.errors[0], 'message') ?? field(parsed.errors[0], 'title') : undefined,
-  ];
+/** The texts of a JSON error field: a string, a `{message}` (or JSON:API `{title}`) object, or a list of either. */
+function texts(value: unknown): string[] {
+  if (typeof value === 'string') return value.trim() === '' ? [] : [value.trim()];
+  if (Array.isArray(value)) return value.flatMap(texts);
+  if (value && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    return texts(object.message ?? object.title);
+  }
+  return [];
+}
+
+/** PubChem's `{"Fault":{"Code","Message"}}`, as "Code: Message". */
+function faultTexts(fault: unknown): string[] {
+  if (!fault || typeof fault !== 'object') return [];
+  const { Code: code, Message: message } = fault as Record<string, unknown>;
+  return typeof message === 'string' ? [`${typeof code === 'string' ? code : 'Fault'}: ${message}`] : [];
+}
+
+/** `error` and `message` (or `detail`, `errors`) of a JSON error body, joined: "Invalid query parameters error: X is not a valid field". */
+function jsonReason(body: Record<string, unknown>): string | undefined {
+  const parts = [...new Set([...faultTexts(body.Fault), ...[body.error, body.message, body.detail, body.errors].flatMap(texts)])];
+  if (parts.length === 0) return undefined;
+  return parts.map((part, index) => (index < parts.length - 1 ? part.replace(/[.:;]+$/, '') : part)).join(': ');
 }
 
 /** The start of a body for "this is not JSON" messages, with control characters removed. */
 export function bodySnippet(text: string): string {
-  return clip(text.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, ' ')).slice(0, 60);
+  return clip(text).slice(0, 60);
 }

@@ -1,10 +1,15 @@
 /**
  * The upstream response cache: successful answers keyed by request, each kept for its source's TTL.
- * In process memory by default; in Redis when REDIS_URL is set, so several server processes share
- * it. A cache that fails is treated as a miss: it never fails a call.
+ * In process memory by default, bounded in bytes (least recently used answers go first); in Redis
+ * when REDIS_URL is set, so several server processes share it (Redis's own `maxmemory` with an LRU
+ * policy bounds it there; every entry has a TTL). Either way an answer larger than
+ * `maxEntryBytes` is not cached. A cache that fails is treated as a miss: it never fails a call.
  */
 import { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+
+const MiB = 1024 * 1024;
 
 export interface CachedAnswer {
   status: number;
@@ -20,36 +25,52 @@ export interface ResponseCache {
   close(): Promise<void>;
 }
 
-export class MemoryCache implements ResponseCache {
-  private readonly entries = new Map<string, { value: CachedAnswer; expiresAt: number }>();
+/** Bounds of the memory cache: total bytes held (bodies as UTF-16 strings), entries, and the largest answer kept. */
+export interface MemoryCacheBounds {
+  maxBytes: number;
+  maxEntries: number;
+  /** An answer larger than this is not cached (it is still answered). */
+  maxEntryBytes: number;
+}
 
-  constructor(private readonly maxEntries = 2000, private readonly now: () => number = Date.now) {}
+export const DEFAULT_CACHE_BOUNDS: MemoryCacheBounds = { maxBytes: 64 * MiB, maxEntries: 2000, maxEntryBytes: 8 * MiB };
+
+/** Bytes an answer takes in memory: JavaScript strings hold two bytes a character. */
+export function answerBytes(value: CachedAnswer): number {
+  return 2 * (value.body.length + value.contentType.length + value.retrievedAt.length) + 64;
+}
+
+export class MemoryCache implements ResponseCache {
+  private readonly entries: LRUCache<string, CachedAnswer>;
+
+  constructor(bounds: Partial<MemoryCacheBounds> = {}, now: () => number = Date.now) {
+    const { maxBytes, maxEntries, maxEntryBytes } = { ...DEFAULT_CACHE_BOUNDS, ...bounds };
+    this.entries = new LRUCache<string, CachedAnswer>({
+      max: maxEntries,
+      maxSize: maxBytes,
+      maxEntrySize: Math.min(maxEntryBytes, maxBytes),
+      sizeCalculation: answerBytes,
+      perf: { now },
+      ttlResolution: 0,
+    });
+  }
 
   async get(key: string): Promise<CachedAnswer | undefined> {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    // Re-insert so the Map's order is least recently used first.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    return this.entries.get(key);
   }
 
   async set(key: string, value: CachedAnswer, ttlS: number): Promise<void> {
     if (ttlS <= 0) return;
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + ttlS * 1000 });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
+    this.entries.set(key, value, { ttl: ttlS * 1000 });
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes held, as counted by answerBytes. */
+  get bytes(): number {
+    return this.entries.calculatedSize;
   }
 
   async close(): Promise<void> {
@@ -60,7 +81,12 @@ export class MemoryCache implements ResponseCache {
 export class RedisCache implements ResponseCache {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly logger?: Logger, private readonly prefix = 'research-tools:upstream:') {
+  constructor(
+    url: string,
+    private readonly logger?: Logger,
+    private readonly prefix = 'research-tools:upstream:',
+    private readonly maxEntryBytes = DEFAULT_CACHE_BOUNDS.maxEntryBytes,
+  ) {
     this.redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 });
     this.redis.on('error', (error: Error) => this.logger?.warn({ err: error.message }, 'upstream cache: Redis error'));
   }
@@ -76,7 +102,7 @@ export class RedisCache implements ResponseCache {
   }
 
   async set(key: string, value: CachedAnswer, ttlS: number): Promise<void> {
-    if (ttlS <= 0) return;
+    if (ttlS <= 0 || answerBytes(value) > this.maxEntryBytes) return;
     try {
       await this.redis.set(this.prefix + key, JSON.stringify(value), 'EX', Math.ceil(ttlS));
     } catch (error) {

@@ -3,13 +3,18 @@
  * per source, per-attempt timeout, retries with backoff on 429/5xx/network errors that honour
  * Retry-After within a bounded total time, per host-group pacing, a polite User-Agent, gzip, a
  * response cache with the source's TTL, and single-flight of identical concurrent requests.
+ * Reads are bounded: a body is counted while it streams (after decompression) and refused past the
+ * source's max_body_bytes; a redirect to another host is never followed, one to the same host only
+ * for sources whose manifest entry allows it (same_host_redirects). Neither failure is retried.
  */
 import { createHash } from 'node:crypto';
-import got, { type Response } from 'got';
+import type { IncomingHttpHeaders } from 'node:http';
+import got, { type PlainResponse, type Request } from 'got';
 import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { SourceId } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
+import { ApiError } from '../errors.ts';
 import { bodySnippet, isHtml, reasonFromBody } from './body.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './cache.ts';
 import { UpstreamError } from './errors.ts';
@@ -20,7 +25,7 @@ import { resolveSource, variableId, type ResolvedSource } from './sources.ts';
 export const PRODUCT = 'research-tools-api';
 
 export interface UpstreamRequest {
-  /** Path after the source's base URL, beginning with `/` (or '' for the base URL itself). */
+  /** Path after the source's base URL, beginning with `/` (or '' for the base URL itself); identifiers in it go through path`…` (./path.ts). */
   path: string;
   searchParams?: Record<string, string | number | undefined>;
   method?: 'GET' | 'POST';
@@ -78,9 +83,6 @@ export class UpstreamClient {
     retry: { limit: 0 },
     throwHttpErrors: false,
     decompress: true,
-    followRedirect: true,
-    maxRedirects: 5,
-    responseType: 'text',
   });
 
   constructor(private readonly options: UpstreamOptions) {
@@ -145,7 +147,7 @@ export class UpstreamClient {
   }
 
   private prepare(source: ResolvedSource, request: UpstreamRequest) {
-    const url = new URL((request.baseUrl ?? source.baseUrl).replace(/\/+$/, '') + request.path);
+    const url = withinBase(source, (request.baseUrl ?? source.baseUrl).replace(/\/+$/, ''), request.path);
     const shown = new URL(url);
     for (const [name, value] of Object.entries(request.searchParams ?? {})) {
       if (value === undefined) continue;
@@ -222,30 +224,132 @@ export class UpstreamClient {
     call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string },
     timeoutMs: number,
   ): Promise<CachedAnswer> {
-    let response: Response<string>;
+    const origin = new URL(call.url).origin;
+    const stream = this.http.stream(call.url, {
+      method: call.method,
+      form: call.form,
+      json: call.json,
+      headers: call.headers,
+      timeout: { request: timeoutMs },
+      followRedirect: source.sameHostRedirects > 0 ? (response) => redirectOrigin(response) === origin : false,
+      maxRedirects: source.sameHostRedirects,
+    });
+    let read: { status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean };
     try {
-      response = await this.http(call.url, { method: call.method, form: call.form, json: call.json, headers: call.headers, timeout: { request: timeoutMs } });
+      read = await readBounded(stream, source.maxBodyBytes);
     } catch (error) {
       throw fromRequestError(source, error as Error & { code?: string }, source.timeoutMs);
     }
+    const { status, headers } = read;
     const retrievedAt = new Date().toISOString();
-    const contentType = String(response.headers['content-type'] ?? '');
-    const body = response.body;
-    if (response.statusCode >= 200 && response.statusCode < 300) return { status: response.statusCode, contentType, body, retrievedAt };
+    const contentType = String(headers['content-type'] ?? '');
+    if (status >= 300 && status < 400) throw redirectRefused(source, status, headers.location, origin);
+    if (status >= 200 && status < 300) {
+      if (read.tooLarge) {
+        throw new UpstreamError(source.id, 'too_large', `${source.id} answered with more than ${formatBytes(source.maxBodyBytes)}, the most read from it; ask for fewer results`);
+      }
+      return { status, contentType, body: read.body, retrievedAt };
+    }
 
-    const reason = reasonFromBody(contentType, body);
-    const kind = response.statusCode === 429 ? 'rate_limited' : 'http_error';
-    const message = `${source.id} answered HTTP ${response.statusCode}${reason ? `: ${reason}` : ''}`;
-    const error = new UpstreamError(source.id, kind, message, response.statusCode) as UpstreamError & { retryAfterMs?: number };
-    if (RETRYABLE_STATUS.has(response.statusCode)) {
-      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+    const reason = reasonFromBody(contentType, read.body);
+    const kind = status === 429 ? 'rate_limited' : 'http_error';
+    const message = `${source.id} answered HTTP ${status}${reason ? `: ${reason}` : ''}`;
+    const error = new UpstreamError(source.id, kind, message, status) as UpstreamError & { retryAfterMs?: number };
+    if (RETRYABLE_STATUS.has(status)) {
+      const retryAfterMs = parseRetryAfter(headers['retry-after']);
       if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
     }
     throw error;
   }
 }
 
+/**
+ * The base URL with `path` appended, refused when it would leave the base: another host, a path
+ * outside the base's (`..`), a query or fragment hidden in the path. Connectors build paths with
+ * path`…` (./path.ts), which already prevents this; here it is checked once more for every request.
+ */
+function withinBase(source: ResolvedSource, baseUrl: string, path: string): URL {
+  const base = new URL(baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const url = new URL(baseUrl + path);
+  const inside =
+    (path === '' || path.startsWith('/')) &&
+    !/[?#\\]/.test(path) &&
+    url.origin === base.origin &&
+    (url.pathname === basePath || url.pathname.startsWith(`${basePath}/`));
+  if (!inside) throw new ApiError('invalid_input', `an identifier would have changed the address asked of ${source.id}; it was not asked`);
+  return url;
+}
+
+/** Of an error answer only its start is read: enough for a reason, never a whole page. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * Reads a response while it streams, counting bytes after decompression, and stops (closing the
+ * connection) past the limit: a success past `maxBodyBytes` comes back `tooLarge`, an error answer
+ * is cut at ERROR_BODY_BYTES. Nothing larger than the limit is ever held.
+ */
+async function readBounded(stream: Request, maxBodyBytes: number): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean }> {
+  stream.on('error', () => undefined); // errors surface through the awaits below
+  const response = await new Promise<PlainResponse>((resolve, reject) => {
+    stream.once('response', resolve);
+    stream.once('error', reject);
+  });
+  const status = response.statusCode;
+  const success = status >= 200 && status < 300;
+  const limit = success ? maxBodyBytes : ERROR_BODY_BYTES;
+  const declared = Number(response.headers['content-length']);
+  if (success && !response.headers['content-encoding'] && declared > limit) {
+    stream.destroy();
+    return { status, headers: response.headers, body: '', tooLarge: true };
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let tooLarge = false;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (bytes + chunk.length > limit) {
+      tooLarge = true;
+      if (!success) chunks.push(chunk.subarray(0, limit - bytes));
+      stream.destroy();
+      break;
+    }
+    chunks.push(chunk);
+    bytes += chunk.length;
+  }
+  return { status, headers: response.headers, body: tooLarge && success ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge };
+}
+
+/** The origin a redirect answer points to; undefined when its Location is unreadable. */
+function redirectOrigin(response: PlainResponse): string | undefined {
+  try {
+    return new URL(String(response.headers.location), response.url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function redirectRefused(source: ResolvedSource, status: number, location: string | undefined, origin: string): UpstreamError {
+  let target: URL | undefined;
+  try {
+    target = location ? new URL(location, origin) : undefined;
+  } catch {
+    target = undefined;
+  }
+  const where =
+    !target ? 'without a usable address' :
+    target.origin !== origin ? `to another host (${target.host}), which is never followed` :
+    'and redirects are not followed for this source';
+  return new UpstreamError(source.id, 'redirect', `${source.id} answered HTTP ${status}: redirected ${where}`, status);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
 function fromRequestError(source: ResolvedSource, error: Error & { code?: string }, timeoutMs: number): UpstreamError {
+  if (error.name === 'MaxRedirectsError') {
+    return new UpstreamError(source.id, 'redirect', `${source.id} redirected more than ${source.sameHostRedirects} times`);
+  }
   if (error.name === 'TimeoutError' || error.code === 'ETIMEDOUT') {
     return new UpstreamError(source.id, 'timeout', `${source.id} did not answer within ${timeoutMs} ms`);
   }

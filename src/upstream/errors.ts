@@ -8,7 +8,11 @@ export type UpstreamFailureKind =
   | 'rate_limited'
   | 'http_error'
   | 'network'
-  | 'bad_body';
+  | 'bad_body'
+  /** A body longer than the source's max_body_bytes (counted after decompression). */
+  | 'too_large'
+  /** A redirect that is not followed: to another host, or more than the source allows. */
+  | 'redirect';
 
 export class UpstreamError extends Error {
   constructor(

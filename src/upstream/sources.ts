@@ -15,11 +15,18 @@ export interface ResolvedSource {
   keyNeed: SourceMetadata['key'];
   timeoutMs: number;
   cacheTtlS: number;
+  /** Largest body read from the source, counted after decompression; a longer one fails the request. */
+  maxBodyBytes: number;
+  /** Redirects to the same host followed; a redirect to another host is never followed. */
+  sameHostRedirects: number;
   license: string;
   attribution: string;
   /** Sources of one group share one queue: one published limit per host or per account. */
   hostGroup: string;
 }
+
+/** The body cap of a source whose manifest entry sets no max_body_bytes. */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface HostGroupLimit {
   requestsPerSecond: number;
@@ -67,6 +74,8 @@ export function resolveSource(id: SourceId, overrides: Record<string, SourceOver
     keyNeed: meta.key,
     timeoutMs: override.timeoutMs ?? meta.timeoutMs,
     cacheTtlS: meta.cacheTtlS,
+    maxBodyBytes: 'maxBodyBytes' in meta ? meta.maxBodyBytes : DEFAULT_MAX_BODY_BYTES,
+    sameHostRedirects: 'sameHostRedirects' in meta ? meta.sameHostRedirects : 0,
     license: meta.license,
     attribution: meta.attribution,
     hostGroup: hostGroupOf(id),

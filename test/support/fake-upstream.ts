@@ -5,14 +5,21 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import { createGzip, gzipSync } from 'node:zlib';
 
 export type Reply =
   | { status?: number; body: string; contentType?: string; headers?: Record<string, string>; delayMs?: number; gzip?: boolean }
   | { fault: 'no_answer' }
   | { fault: 'reset' }
   | { fault: 'slow_body'; body: string; firstBytes: number; contentType?: string }
-  | { fault: 'truncated'; body: string; contentType?: string };
+  | { fault: 'truncated'; body: string; contentType?: string }
+  /** A gzip body that expands to `expandsTo` bytes of zeros, compressed while it is sent (never held whole). */
+  | { fault: 'gzip_bomb'; expandsTo: number }
+  /** A 200 body that never ends: chunks of spaces until the client hangs up. */
+  | { fault: 'endless' }
+  /** A valid JSON array of `bytes` bytes, written chunk by chunk without a Content-Length. */
+  | { fault: 'huge_json'; bytes: number };
 
 export interface Hit {
   method: string;
@@ -93,6 +100,29 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   };
 }
 
+const CHUNK_BYTES = 64 * 1024;
+
+/** Writes `chunk` again and again into `sink` until about `total` bytes are written or `response` closes, waiting whenever the sink is full. */
+async function pump(sink: Writable, response: ServerResponse, chunk: Buffer, total: number): Promise<void> {
+  let written = 0;
+  let closed = false;
+  response.once('close', () => (closed = true));
+  while (!closed && written + chunk.length <= total) {
+    written += chunk.length;
+    if (!sink.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          sink.off('drain', done);
+          response.off('close', done);
+          resolve();
+        };
+        sink.once('drain', done);
+        response.once('close', done);
+      });
+    }
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function serve(reply: Reply, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -113,6 +143,26 @@ async function serve(reply: Reply, request: IncomingMessage, response: ServerRes
         response.write(reply.body.slice(0, Math.floor(reply.body.length / 2)));
         setTimeout(() => request.socket.destroy(), 10);
         return;
+      case 'gzip_bomb': {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        const gzip = createGzip();
+        gzip.pipe(response);
+        await pump(gzip, response, Buffer.alloc(CHUNK_BYTES), reply.expandsTo);
+        gzip.end();
+        return;
+      }
+      case 'endless':
+        response.writeHead(200, { 'content-type': 'application/json' });
+        await pump(response, response, Buffer.alloc(CHUNK_BYTES, ' '), Infinity);
+        return;
+      case 'huge_json': {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const element = Buffer.from(`"${'x'.repeat(CHUNK_BYTES - 4)}",`);
+        response.write('[');
+        await pump(response, response, element, reply.bytes - 8);
+        response.end('"end"]');
+        return;
+      }
     }
   }
   if (reply.delayMs) await sleep(reply.delayMs);

@@ -4,6 +4,8 @@ import { createInterface } from 'node:readline';
 
 export interface ServerProcess {
   baseUrl: string;
+  /** The process id, for reading its memory from /proc/<pid>/status. */
+  pid: number;
   /** Stops it as an operator would (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
   /** Kills it at once (SIGKILL), as a crash would, and waits for it to be gone. */
@@ -12,7 +14,8 @@ export interface ServerProcess {
 
 export async function startServerProcess(entry: string, env: Record<string, string>): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    // The loopback peer is trusted as a proxy: test clients give their address in X-Forwarded-For.
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', TRUSTED_PROXIES: 'loopback', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -40,5 +43,5 @@ export async function startServerProcess(entry: string, env: Record<string, stri
       child.once('exit', () => resolve());
       child.kill(signal);
     });
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: end('SIGTERM'), kill: end('SIGKILL') };
+  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop: end('SIGTERM'), kill: end('SIGKILL') };
 }

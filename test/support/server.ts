@@ -25,7 +25,10 @@ export async function startServer(
   db: Knex,
   options: { rateLimitPerMinute?: number; handlers?: ToolHandlers<ToolContext>; env?: NodeJS.ProcessEnv; figureRenderer?: FigureRenderer } = {},
 ): Promise<TestServer> {
-  const config = loadConfig({ PORT: '0', RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 60), PUBLIC_BASE_URL: 'https://api.example.test', ...options.env });
+  // Tests play clients at many addresses through X-Forwarded-For, so the loopback peer is a trusted proxy here unless a test says otherwise.
+  const config = loadConfig({
+    PORT: '0', RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 60), PUBLIC_BASE_URL: 'https://api.example.test', TRUSTED_PROXIES: 'loopback', ...options.env,
+  });
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -55,8 +58,9 @@ export async function newCaller(db: Knex, credits: number): Promise<{ accountId:
   return { accountId: account.id, keyId: key.id, key: key.key };
 }
 
+/** A random address of the IPv6 documentation range, each in its own /64 (the failed-key limit counts IPv6 clients by /64). */
 export function documentationAddress(): string {
-  return `2001:db8::${randomBytes(6).toString('hex').match(/.{4}/g)!.join(':')}`;
+  return `2001:db8:${randomBytes(6).toString('hex').match(/.{4}/g)!.join(':')}::1`;
 }
 
 export interface Answer {

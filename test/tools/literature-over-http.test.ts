@@ -71,7 +71,7 @@ describeRecordings('openalex', () => {
       fakes.crossref.on('/works', json(recording('crossref', 'works-query-ecology-rows2.json')));
       const result = await charged('search_papers', { query: 'ecology', sources: ['openalex', 'crossref'], limit: 2 });
       expect([result.answer.status, result.answer.body.partial, result.answer.body.records.map((record: any) => record.id)]).to.deep.equal([200, true, ['crossref:10.1093/obo/9780199830060-0238', 'crossref:10.1093/obo/9780199830060-0023']]);
-      expect(result.answer.body.failedSources).to.deep.equal([{ source: 'openalex', error: 'openalex refused the request (HTTP 401): Invalid or missing API key; OpenAlex needs a valid API key in SOURCE_OPENALEX_KEY since February 2026' }]);
+      expect(result.answer.body.failedSources).to.deep.equal([{ source: 'openalex', error: 'openalex refused the request (HTTP 401): Invalid or missing API key: API key not found; OpenAlex needs a valid API key in SOURCE_OPENALEX_KEY since February 2026' }]);
     });
 
     it('search_papers: dblp\'s bot-check HTML page is a failed source, never zero results; open_access_only drops papers not known to be open', async () => {

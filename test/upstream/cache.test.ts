@@ -13,19 +13,31 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 describe('the memory cache', () => {
   it('keeps an answer for its TTL and forgets it afterwards', async () => {
     let now = 1_000_000;
-    const cache = new MemoryCache(10, () => now);
+    const cache = new MemoryCache({ maxEntries: 10 }, () => now);
     await cache.set('k', answer, 60);
     expect(await cache.get('k')).to.deep.equal(answer);
-    now += 60_000;
+    now += 60_001;
     expect(await cache.get('k')).to.equal(undefined);
   });
   it('drops the least recently used entry beyond its size', async () => {
-    const cache = new MemoryCache(2);
+    const cache = new MemoryCache({ maxEntries: 2 });
     await cache.set('a', answer, 60);
     await cache.set('b', answer, 60);
     await cache.get('a');
     await cache.set('c', answer, 60);
     expect([await cache.get('a'), await cache.get('b'), await cache.get('c')].map(Boolean)).to.deep.equal([true, false, true]);
+  });
+  it('stays within its byte bound after several large answers, dropping the least recently used', async () => {
+    const large = (fill: string): CachedAnswer => ({ ...answer, body: fill.repeat(400_000) }); // 800,000 bytes as a string, plus its fields
+    const cache = new MemoryCache({ maxBytes: 2_000_000, maxEntryBytes: 1_000_000 });
+    for (const fill of ['a', 'b', 'c', 'd']) await cache.set(fill, large(fill), 60);
+    expect(cache.bytes).to.be.at.most(2_000_000);
+    expect([await cache.get('a'), await cache.get('b'), await cache.get('c'), await cache.get('d')].map(Boolean)).to.deep.equal([false, false, true, true]);
+  });
+  it('does not keep an answer larger than its entry bound', async () => {
+    const cache = new MemoryCache({ maxBytes: 2_000_000, maxEntryBytes: 1_000_000 });
+    await cache.set('big', { ...answer, body: 'x'.repeat(600_000) }, 60);
+    expect([cache.size, cache.bytes]).to.deep.equal([0, 0]);
   });
   it('does not store an answer whose TTL is zero', async () => {
     const cache = new MemoryCache();
@@ -53,6 +65,17 @@ describe('the Redis cache (shared by several processes)', function () {
     }
   });
 
+  it('does not store an answer larger than its entry bound', async () => {
+    const prefix = `test:${Date.now()}:${Math.random()}:`;
+    const cache = new RedisCache(REDIS_URL, undefined, prefix, 1000);
+    try {
+      await cache.set('small', answer, 60);
+      await cache.set('big', { ...answer, body: 'x'.repeat(1000) }, 60);
+      expect([Boolean(await cache.get('small')), await cache.get('big')]).to.deep.equal([true, undefined]);
+    } finally {
+      await cache.close();
+    }
+  });
   it('an answer cached by one client is served to another without reaching the upstream', async () => {
     const fake = await startFakeUpstream();
     const prefix = `test:${Date.now()}:${Math.random()}:`;

@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import { MemoryCache } from '../../src/upstream/cache.ts';
 import { parseRetryAfter, UpstreamClient } from '../../src/upstream/client.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
+import { describeRecordings, recording } from '../connectors/recordings.ts';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 
 /** A client whose usgs-earthquakes, fred and gaia sources point at the fake upstream, with short timeouts. */
 function clientFor(fake: FakeUpstream, overrides: Partial<{ timeoutMs: number; key: string }> = {}): UpstreamClient {
   const source = { url: fake.url, timeoutMs: overrides.timeoutMs ?? 400 };
   return new UpstreamClient({
-    sources: { USGS_EARTHQUAKES: source, GAIA: source, FRED: { ...source, key: overrides.key } },
+    sources: { USGS_EARTHQUAKES: source, GAIA: source, FRED: { ...source, key: overrides.key }, OPENALEX: { ...source, key: 'k-oa' }, CROSSREF: source },
     contactEmail: 'ops@example.org',
     cache: new MemoryCache(),
     retry: { baseDelayMs: 5 },
@@ -49,6 +50,12 @@ describe('the upstream HTTP layer', () => {
       const answer = await clientFor(fake).getJson('usgs-earthquakes', { path: '/query' });
       expect(answer.body).to.deep.equal({ compressed: true });
       expect(fake.hits[0]!.headers['accept-encoding']).to.include('gzip');
+    });
+    it('sends form fields as a POST body', async () => {
+      fake.on('/sync', json({ ok: true }));
+      const answer = await clientFor(fake).getJson('gaia', { path: '/sync', form: { QUERY: 'SELECT 1', FORMAT: 'json' } });
+      expect(answer.body).to.deep.equal({ ok: true });
+      expect([fake.hits[0]!.method, fake.hits[0]!.body]).to.deep.equal(['POST', 'QUERY=SELECT+1&FORMAT=json']);
     });
     it('keeps integers beyond the safe range exact, as decimal strings', async () => {
       fake.on('/sync', json('{"data":[[5937144193345094528, 251.46088614856114, 12, "6636090334814214528"]]}'));
@@ -184,12 +191,114 @@ describe('the upstream HTTP layer', () => {
       await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { c: 2 } });
       expect(fake.hits).to.have.length(2);
     });
+    it('the cache stays within its byte bound after several large answers', async () => {
+      const cache = new MemoryCache({ maxBytes: 20 * 1024 ** 2 });
+      const client = new UpstreamClient({ sources: { USGS_EARTHQUAKES: { url: fake.url, timeoutMs: 5000 } }, cache });
+      fake.on('/query', json({ big: 'x'.repeat(3 * 1024 ** 2) }));
+      for (let index = 0; index < 6; index += 1) await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { page: index } });
+      expect(fake.hits).to.have.length(6);
+      // Six answers of 3 MiB take 6 MiB each as strings: three fit in 20 MiB, the oldest went.
+      expect([cache.size, cache.bytes <= 20 * 1024 ** 2]).to.deep.equal([3, true]);
+    });
     it('a failed or unreadable answer is not cached', async () => {
       fake.on('/query', { body: 'not json', contentType: 'application/json' }, json({ n: 4 }));
       const client = clientFor(fake);
       await failure(client.getJson('usgs-earthquakes', { path: '/query' }));
       expect((await client.getJson('usgs-earthquakes', { path: '/query' })).body).to.deep.equal({ n: 4 });
       expect(fake.hits).to.have.length(2);
+    });
+  });
+
+  describe('bounded reads', () => {
+    let elsewhere: FakeUpstream;
+    before(async () => {
+      elsewhere = await startFakeUpstream();
+    });
+    after(async () => elsewhere.close());
+    beforeEach(() => elsewhere.reset());
+
+    it('a 302 to another host is not followed: no request reaches that host, its body is never quoted, no retry', async () => {
+      elsewhere.on('/stolen', { body: 'SECRET PAGE OF ANOTHER HOST', contentType: 'text/plain' });
+      fake.on('/query', { status: 302, body: 'moved', contentType: 'text/plain', headers: { location: `${elsewhere.url}/stolen` } });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect([error.kind, error.status, error.message]).to.deep.equal([
+        'redirect', 302, `usgs-earthquakes answered HTTP 302: redirected to another host (${new URL(elsewhere.url).host}), which is never followed`,
+      ]);
+      expect([fake.hits.length, elsewhere.hits.length]).to.deep.equal([1, 0]);
+    });
+    it('a source allowed same-host redirects follows one to its own host but still never another host', async () => {
+      fake.on('/works/W1', json({}, { status: 301, headers: { location: '/works/W2' } }));
+      fake.on('/works/W2', json({ id: 'W2' }));
+      const answer = await clientFor(fake).getJson('openalex', { path: '/works/W1' });
+      expect(answer.body).to.deep.equal({ id: 'W2' });
+      fake.on('/works/W3', json({}, { status: 301, headers: { location: `${elsewhere.url}/works/W2` } }));
+      const error = await failure(clientFor(fake).getJson('openalex', { path: '/works/W3' }));
+      expect(error.kind).to.equal('redirect');
+      expect(elsewhere.hits).to.have.length(0);
+    });
+    it('a same-host redirect of a source that allows none is refused', async () => {
+      fake.on('/query', json({}, { status: 301, headers: { location: '/query2' } }));
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.message).to.equal('usgs-earthquakes answered HTTP 301: redirected and redirects are not followed for this source');
+      expect(fake.hits.map((hit) => hit.path)).to.deep.equal(['/query']);
+    });
+    it('a 1 GiB gzip bomb stops at the body cap, once, without retry', async () => {
+      fake.on('/query', { fault: 'gzip_bomb', expandsTo: 1024 ** 3 });
+      const error = await failure(clientFor(fake, { timeoutMs: 20_000 }).getJson('usgs-earthquakes', { path: '/query' }));
+      expect([error.kind, error.message]).to.deep.equal(['too_large', 'usgs-earthquakes answered with more than 8 MiB, the most read from it; ask for fewer results']);
+      expect(fake.hits).to.have.length(1);
+    });
+    it('an endless body stops at the body cap, once, without retry', async () => {
+      fake.on('/query', { fault: 'endless' });
+      const error = await failure(clientFor(fake, { timeoutMs: 20_000 }).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.kind).to.equal('too_large');
+      expect(fake.hits).to.have.length(1);
+    });
+    it('a 50 MiB JSON answer stops at the body cap, once, without retry', async () => {
+      fake.on('/query', { fault: 'huge_json', bytes: 50 * 1024 ** 2 });
+      const error = await failure(clientFor(fake, { timeoutMs: 20_000 }).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.kind).to.equal('too_large');
+      expect(fake.hits).to.have.length(1);
+    });
+    it('a source with a larger cap in its manifest entry reads a body that the default cap refuses', async () => {
+      fake.on('/studies', { fault: 'huge_json', bytes: 10 * 1024 ** 2 });
+      const client = new UpstreamClient({ sources: { CLINICALTRIALS: { url: fake.url, timeoutMs: 20_000 } }, cache: new MemoryCache() });
+      const answer = await client.getJson<unknown[]>('clinicaltrials', { path: '/studies' });
+      expect(answer.body.at(-1)).to.equal('end');
+    });
+    it('a body whose Content-Length announces more than the cap is refused before reading', async () => {
+      fake.on('/query', { body: 'x'.repeat(9 * 1024 ** 2), contentType: 'application/json' });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.kind).to.equal('too_large');
+    });
+  });
+
+  describe('upstream error reasons', () => {
+    describeRecordings('crossref', () => {
+      it('Crossref\'s validation failure gives its message', async () => {
+        fake.on('/works', { status: 400, body: recording('crossref', 'error-400-validation-failure.json'), contentType: 'application/json' });
+        const error = await failure(clientFor(fake).getJson('crossref', { path: '/works' }));
+        expect(error.message).to.equal('crossref answered HTTP 400: Integer specified as 200 but must be a positive integer less than or equal to 100.');
+      });
+    });
+    describeRecordings('openalex', () => {
+      it('OpenAlex\'s invalid filter gives its error and the start of its message, at most 200 characters', async () => {
+        fake.on('/works', { status: 400, body: recording('openalex', 'error-400-invalid-filter.json'), contentType: 'application/json' });
+        const error = await failure(clientFor(fake).getJson('openalex', { path: '/works' }));
+        const reason = error.message.replace('openalex answered HTTP 400: ', '');
+        expect(reason).to.match(/^Invalid query parameters error: DOESNTEXIST is not a valid field\. Valid fields are underscore or hyphenated versions of: abstract\.search, /);
+        expect([reason.length, reason.endsWith('…')]).to.deep.equal([200, true]);
+      });
+    });
+    it('control characters and line breaks of a reason are removed', async () => {
+      fake.on('/query', json({ error: 'bad\u0000 value\r\n\u001b[31mred\u2028x' }, { status: 400 }));
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.message).to.equal('usgs-earthquakes answered HTTP 400: bad value [31mred x');
+    });
+    it('only the start of a long error body is read and none of it is quoted beyond the reason', async () => {
+      fake.on('/query', { status: 500, body: `${'A'.repeat(300)}\n${'B'.repeat(200_000)}`, contentType: 'text/plain' });
+      const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
+      expect(error.message).to.equal(`usgs-earthquakes answered HTTP 500: ${'A'.repeat(199)}…`);
     });
   });
 });

@@ -1054,6 +1054,7 @@ export const sources = {
       concurrency: 1,
     },
     cacheTtlS: 3600,
+    sameHostRedirects: 2,
     note: '/api/records search limited to 30 requests/min for everyone (guests 60/min overall); moved to InvenioRDM in Oct 2023: field names and record shape changed since the 2022 recordings; follow redirects',
   },
 } as const satisfies Record<SourceId, unknown>;

@@ -7,6 +7,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { path } from '../upstream/path.ts';
 import { arr, int, num, obj, str, strings } from './values.ts';
 
 export const SOURCE = 'pubchem' as const;
@@ -125,7 +126,7 @@ export async function resolveCids(upstream: UpstreamClient, query: string): Prom
 async function lookUpCids(upstream: UpstreamClient, kind: Exclude<QueryKind, 'cid'>, text: string): Promise<number[]> {
   try {
     // The value goes in a form body, so SMILES slashes and names with any character need no path escaping.
-    const answer = await upstream.getJson(SOURCE, { path: `/pug/compound/${kind}/cids/JSON`, form: { [kind]: text } });
+    const answer = await upstream.getJson(SOURCE, { path: path`/pug/compound/${kind}/cids/JSON`, form: { [kind]: text } });
     return parseCids(answer.body);
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return [];
@@ -134,13 +135,13 @@ async function lookUpCids(upstream: UpstreamClient, kind: Exclude<QueryKind, 'ci
 }
 
 export async function getProperties(upstream: UpstreamClient, cid: number): Promise<{ properties: Properties | undefined; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, { path: `/pug/compound/cid/${cid}/property/${PROPERTY_NAMES.join(',')}/JSON` });
+  const answer = await upstream.getJson(SOURCE, { path: `${path`/pug/compound/cid/${cid}`}/property/${PROPERTY_NAMES.join(',')}/JSON` });
   return { properties: parseProperties(answer.body).find((row) => row.cid === cid), retrievedAt: answer.retrievedAt };
 }
 
 export async function getSynonyms(upstream: UpstreamClient, cid: number): Promise<string[]> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/pug/compound/cid/${cid}/synonyms/JSON` });
+    const answer = await upstream.getJson(SOURCE, { path: path`/pug/compound/cid/${cid}/synonyms/JSON` });
     return parseSynonyms(answer.body, Number.POSITIVE_INFINITY).synonyms;
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return [];

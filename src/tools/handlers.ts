@@ -25,6 +25,8 @@ import { journalInfo } from './journal-info.ts';
 import { searchPapers } from './search-papers.ts';
 import { verifyReferences } from './verify-references.ts';
 import { searchExpressionData } from './search-expression-data.ts';
+import { findSeries } from './find-series.ts';
+import { getSeries } from './get-series.ts';
 
 function notAvailableYet(tool: ToolName): () => Promise<never> {
   return async () => {
@@ -53,6 +55,8 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'search_clinical_trials',
   'lookup_drug',
   'search_expression_data',
+  'find_series',
+  'get_series',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -68,8 +72,8 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     journal_info: journalInfo,
     search_grants: notAvailableYet('search_grants'),
     search_datasets: notAvailableYet('search_datasets'),
-    find_series: notAvailableYet('find_series'),
-    get_series: notAvailableYet('get_series'),
+    find_series: findSeries,
+    get_series: getSeries,
     lookup_gene_protein: lookupGeneProtein,
     get_structure: getStructure,
     search_clinical_trials: searchClinicalTrials,

@@ -1,0 +1,62 @@
+/**
+ * The one shape every statistics connector answers in, whatever its upstream format: series facts
+ * for find_series candidates, and the same facts with dated observations for get_series.
+ */
+import type { GetSeriesData } from '../../generated/types.ts';
+import type { Country } from './countries.ts';
+
+export type Frequency = NonNullable<GetSeriesData['frequency']>;
+export type Observation = GetSeriesData['observations'][number];
+
+export interface SeriesFacts {
+  /** The full seriesId, `<source>:<id>` with optional `?<dimension>=<CODE>` parts. */
+  seriesId: string;
+  title: string;
+  description?: string;
+  units?: string;
+  frequency?: Frequency;
+  seasonalAdjustment?: string;
+  geography?: string;
+  countryCode?: string;
+  dataset?: string;
+  start?: string;
+  end?: string;
+  lastUpdated?: string;
+  /** The series' own page at its source. */
+  url?: string;
+}
+
+export interface Series extends SeriesFacts {
+  /** Oldest first; periods the source reports as missing are left out. */
+  observations: Observation[];
+  /** Things the caller should be told in the summary (a code the source dropped, a dimension picked). */
+  notes: string[];
+}
+
+export interface Candidates {
+  candidates: SeriesFacts[];
+  retrievedAt: string;
+}
+
+export interface FetchedSeries {
+  series: Series;
+  retrievedAt: string;
+}
+
+/** What find_series asks each source: the query as written, its topic and words without the country, and the country named. */
+export interface SeriesSearch {
+  query: string;
+  topic: string;
+  words: string[];
+  country?: Country;
+  limit: number;
+}
+
+/** What get_series asks one source: the id after `<source>:` and its dimension parts, the period and the country override. */
+export interface SeriesRequest {
+  id: string;
+  dimensions: Record<string, string>;
+  start?: string;
+  end?: string;
+  country?: Country;
+}

@@ -12,7 +12,7 @@ import { countryOf, type Country } from '../statistics/countries.ts';
 import { bestMatches } from '../statistics/matching.ts';
 import { frequencyOf, normalisePeriod, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import type { Candidates, FetchedSeries, Observation, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+import { pickedNote, type Candidates, type FetchedSeries, type Observation, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
 
 export const SOURCE = 'eurostat' as const;
 /** Codes that stand for a total: preferred when a dimension was left open. */
@@ -127,6 +127,33 @@ export function readDataset(body: object, requested: Record<string, string>): Re
   return { title: dataset.label ?? '', codes, picked, labels, updated: dataset.updated ?? undefined, observations: withinPeriod(observations, undefined, undefined), flaggedWithoutValue };
 }
 
+/** A JSON-stat answer for the codes requested → the one series; a requested code the answer lacks is an error that says so. */
+export function seriesFromDataset(body: object, request: Pick<SeriesRequest, 'id' | 'start' | 'end'>, requested: Record<string, string>): Series {
+  const read = readDataset(body, requested);
+  const dropped = missingCodes(JSONstat(body), Object.fromEntries(Object.entries(requested).map(([id, code]) => [id, [code]])));
+  if (dropped.length > 0) {
+    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no ${dropped.join(', ')} in dataset ${request.id}: it leaves out unknown codes without an error`);
+  }
+  const geo = read.codes.geo;
+  return {
+    seriesId: formatSeriesId(SOURCE, request.id, read.codes),
+    title: read.title,
+    units: read.labels.unit,
+    frequency: frequencyOf(read.codes.freq),
+    seasonalAdjustment: read.labels.s_adj,
+    geography: read.labels.geo,
+    countryCode: geo ? countryOfGeo(geo)?.iso3 : undefined,
+    dataset: request.id,
+    lastUpdated: read.updated,
+    url: datasetUrl(request.id),
+    observations: withinPeriod(read.observations, request.start, request.end),
+    notes: [
+      ...pickedNote(read.picked),
+      ...(read.flaggedWithoutValue > 0 ? [`${read.flaggedWithoutValue} periods flagged without a value (e.g. confidential) were left out`] : []),
+    ],
+  };
+}
+
 export async function getData(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const requested = { ...request.dimensions, ...(request.country ? { geo: geoOf(request.country) } : {}) };
   const period = (value: string | undefined) => value?.slice(0, 7); // Eurostat takes years and months, not days
@@ -134,31 +161,5 @@ export async function getData(upstream: UpstreamClient, request: SeriesRequest):
     path: `/statistics/1.0/data/${encodeURIComponent(request.id)}`,
     searchParams: { format: 'JSON', lang: 'EN', ...requested, sinceTimePeriod: period(request.start), untilTimePeriod: period(request.end) },
   });
-  const read = readDataset(answer.body, requested);
-  const dropped = missingCodes(JSONstat(answer.body), Object.fromEntries(Object.entries(requested).map(([id, code]) => [id, [code]])));
-  if (dropped.length > 0) {
-    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no ${dropped.join(', ')} in dataset ${request.id}: it leaves out unknown codes without an error`);
-  }
-  const geo = read.codes.geo;
-  const notes = [
-    Object.keys(read.picked).length > 0 ? `several series matched; picked ${Object.entries(read.picked).map(([id, code]) => `${id}=${code}`).join(', ')}` : '',
-    read.flaggedWithoutValue > 0 ? `${read.flaggedWithoutValue} periods flagged without a value (e.g. confidential) were left out` : '',
-  ].filter(Boolean);
-  return {
-    series: {
-      seriesId: formatSeriesId(SOURCE, request.id, read.codes),
-      title: read.title,
-      units: read.labels.unit,
-      frequency: frequencyOf(read.codes.freq),
-      seasonalAdjustment: read.labels.s_adj,
-      geography: read.labels.geo,
-      countryCode: geo ? countryOfGeo(geo)?.iso3 : undefined,
-      dataset: request.id,
-      lastUpdated: read.updated,
-      url: datasetUrl(request.id),
-      observations: withinPeriod(read.observations, request.start, request.end),
-      notes,
-    },
-    retrievedAt: answer.retrievedAt,
-  };
+  return { series: seriesFromDataset(answer.body, request, requested), retrievedAt: answer.retrievedAt };
 }

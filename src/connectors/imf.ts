@@ -15,7 +15,7 @@ import { bestMatches } from '../statistics/matching.ts';
 import { endDate, frequencyOf, observationsFrom, startDate, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { pickSeries, readSdmxXml } from '../statistics/sdmx.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import type { Candidates, FetchedSeries, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+import { pickedNote, type Candidates, type FetchedSeries, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
 
 export const SOURCE = 'imf' as const;
 const DATAMAPPER_HOST = 'https://www.imf.org/external';
@@ -116,6 +116,27 @@ async function getDataMapperSeries(upstream: UpstreamClient, request: SeriesRequ
 /** SDMX `SCALE` (power of ten) in words. */
 const SCALES: Record<string, string> = { '0': 'units', '3': 'thousands', '6': 'millions', '9': 'billions', '12': 'trillions' };
 
+/** An SDMX-ML answer for `<agency>/<flow>` and its key → the one series. */
+export function seriesFromSdmx(xml: string, request: Pick<SeriesRequest, 'id' | 'start' | 'end'>, dataflow: string, key: string[]): Series {
+  const { series, picked } = pickSeries(readSdmxXml(xml));
+  if (!series) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no data for ${request.id}`);
+  const code = (id: string) => series.dimensions[id]?.code;
+  const country = code('COUNTRY') ? countryOf(code('COUNTRY')!) : undefined;
+  const scale = code('SCALE') ? SCALES[code('SCALE')!] ?? `× 10^${code('SCALE')}` : undefined;
+  const resolvedKey = key.map((part, index) => (part === '*' && index === 0 && country ? country.iso3 : part)).join('.');
+  return {
+    seriesId: formatSeriesId(SOURCE, `${dataflow}/${resolvedKey}`),
+    title: [code('INDICATOR'), code('COUNTRY')].filter(Boolean).join(', ') || request.id,
+    units: [code('UNIT'), scale].filter(Boolean).join(', ') || undefined,
+    frequency: frequencyOf(code('FREQUENCY') ?? code('FREQ')),
+    geography: country?.name ?? code('COUNTRY'),
+    countryCode: country?.iso3,
+    dataset: dataflow.replace('/', ' '),
+    observations: withinPeriod(observationsFrom(series.observations), request.start, request.end),
+    notes: pickedNote(picked),
+  };
+}
+
 async function getSdmxSeries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const [agency, flow, ...keyParts] = request.id.split('/');
   const key = keyParts.join('/').split('.');
@@ -128,26 +149,7 @@ async function getSdmxSeries(upstream: UpstreamClient, request: SeriesRequest): 
     searchParams: { 'c[TIME_PERIOD]': time || undefined, dimensionAtObservation: 'TIME_PERIOD', detail: 'full', includeHistory: 'false' },
     headers: { accept: 'application/xml' },
   });
-  const { series, picked } = pickSeries(readSdmxXml(answer.body));
-  if (!series) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no data for ${request.id}`);
-  const code = (id: string) => series.dimensions[id]?.code;
-  const country = code('COUNTRY') ? countryOf(code('COUNTRY')!) : undefined;
-  const scale = code('SCALE') ? SCALES[code('SCALE')!] ?? `× 10^${code('SCALE')}` : undefined;
-  const resolvedKey = key.map((part, index) => (part === '*' && index === 0 && country ? country.iso3 : part)).join('.');
-  return {
-    series: {
-      seriesId: formatSeriesId(SOURCE, `${agency}/${flow}/${resolvedKey}`),
-      title: [code('INDICATOR'), code('COUNTRY')].filter(Boolean).join(', ') || request.id,
-      units: [code('UNIT'), scale].filter(Boolean).join(', ') || undefined,
-      frequency: frequencyOf(code('FREQUENCY') ?? code('FREQ')),
-      geography: country?.name ?? code('COUNTRY'),
-      countryCode: country?.iso3,
-      dataset: `${agency} ${flow}`,
-      observations: withinPeriod(observationsFrom(series.observations), request.start, request.end),
-      notes: Object.keys(picked).length > 0 ? [`several series matched; picked ${Object.entries(picked).map(([id, value]) => `${id}=${value}`).join(', ')}`] : [],
-    },
-    retrievedAt: answer.retrievedAt,
-  };
+  return { series: seriesFromSdmx(answer.body, request, `${agency}/${flow}`, key), retrievedAt: answer.retrievedAt };
 }
 
 export function getSeries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {

@@ -7,11 +7,12 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { countryOf } from '../statistics/countries.ts';
 import { bestMatches } from '../statistics/matching.ts';
 import { frequencyOf, observationsFrom, withinPeriod } from '../statistics/periods.ts';
 import { pickSeries, readSdmxCsv, type SdmxSeries } from '../statistics/sdmx.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import type { Candidates, FetchedSeries, Frequency, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+import { pickedNote, type Candidates, type FetchedSeries, type Frequency, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
 
 export const SOURCE = 'oecd' as const;
 
@@ -82,6 +83,29 @@ export async function searchDataflows(_upstream: UpstreamClient, search: SeriesS
   };
 }
 
+/** An SDMX-CSV answer → the one series (rows sorted, periods outside [start, end] dropped). */
+export function seriesFromCsv(csv: string, flow: Dataflow, request: Pick<SeriesRequest, 'start' | 'end'>, dimensions: Record<string, string>): Series {
+  const { series, picked } = parseData(csv, flow);
+  if (!series) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no data for ${flow.id} with ${keyOf(flow, dimensions)}`);
+  const full = Object.fromEntries(flow.dimensions.map((id) => [id, series.dimensions[id]?.code]));
+  const label = (id: string) => series.dimensions[id]?.label ?? series.dimensions[id]?.code;
+  const preset = PRESETS.find((candidate) => candidate.flow === flow.id && Object.entries(candidate.dimensions).every(([id, code]) => full[id] === code));
+  const area = series.dimensions.REF_AREA;
+  return {
+    seriesId: formatSeriesId(SOURCE, flow.id, full),
+    title: series.dimensions.MEASURE?.label ?? preset?.title ?? `${flow.title}: ${label('MEASURE')}`,
+    units: series.dimensions.UNIT_MEASURE?.label ?? preset?.units ?? label('UNIT_MEASURE'),
+    frequency: frequencyOf(series.dimensions.FREQ?.code),
+    seasonalAdjustment: series.dimensions.ADJUSTMENT?.label,
+    geography: area?.label ?? (area ? countryOf(area.code)?.name ?? area.code : undefined),
+    countryCode: area?.code,
+    dataset: flow.title,
+    url: explorerUrl(flow),
+    observations: withinPeriod(observationsFrom(series.observations), request.start, request.end),
+    notes: pickedNote(picked),
+  };
+}
+
 export async function getData(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const flow = dataflowOf(request.id);
   if (!flow) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: dataflow ${request.id} is not one this service can read (known: ${DATAFLOWS.map((known) => known.id).join(', ')})`);
@@ -92,26 +116,5 @@ export async function getData(upstream: UpstreamClient, request: SeriesRequest):
     path: `/data/${flow.agency},${flow.id},${flow.version}/${keyOf(flow, dimensions)}`,
     searchParams: { startPeriod: request.start, endPeriod: request.end, dimensionAtObservation: 'TIME_PERIOD', detail: 'dataonly', format: 'csvfilewithlabels' },
   });
-  const { series, picked } = parseData(answer.body, flow);
-  if (!series) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no data for ${flow.id} with ${keyOf(flow, dimensions)}`);
-  const full = Object.fromEntries(flow.dimensions.map((id) => [id, series.dimensions[id]?.code]));
-  const label = (id: string) => series.dimensions[id]?.label ?? series.dimensions[id]?.code;
-  const preset = PRESETS.find((candidate) => candidate.flow === flow.id && Object.entries(candidate.dimensions).every(([id, code]) => full[id] === code));
-  const area = series.dimensions.REF_AREA;
-  return {
-    series: {
-      seriesId: formatSeriesId(SOURCE, flow.id, full),
-      title: series.dimensions.MEASURE?.label ?? preset?.title ?? `${flow.title}: ${label('MEASURE')}`,
-      units: series.dimensions.UNIT_MEASURE?.label ?? preset?.units ?? label('UNIT_MEASURE'),
-      frequency: frequencyOf(series.dimensions.FREQ?.code),
-      seasonalAdjustment: series.dimensions.ADJUSTMENT?.label,
-      geography: area?.label ?? area?.code,
-      countryCode: area?.code,
-      dataset: flow.title,
-      url: explorerUrl(flow),
-      observations: withinPeriod(observationsFrom(series.observations), request.start, request.end),
-      notes: Object.keys(picked).length > 0 ? [`several series matched; picked ${Object.entries(picked).map(([id, code]) => `${id}=${code}`).join(', ')}`] : [],
-    },
-    retrievedAt: answer.retrievedAt,
-  };
+  return { series: seriesFromCsv(answer.body, flow, request, dimensions), retrievedAt: answer.retrievedAt };
 }

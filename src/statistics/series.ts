@@ -60,3 +60,9 @@ export interface SeriesRequest {
   end?: string;
   country?: Country;
 }
+
+/** The summary note for dimensions left open that had several codes: which code was taken. */
+export function pickedNote(picked: Record<string, string>): string[] {
+  const parts = Object.entries(picked).map(([id, code]) => `${id}=${code}`);
+  return parts.length > 0 ? [`several series matched; picked ${parts.join(', ')}`] : [];
+}

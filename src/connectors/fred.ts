@@ -16,6 +16,12 @@ type Json = Record<string, unknown>;
 const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
+/** FRED's "2024-12-19 07:55:01-06" → ISO 8601 "2024-12-19T07:55:01-06:00". */
+export function isoTime(value: string | undefined): string | undefined {
+  const match = value ? /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})([+-]\d{2})$/.exec(value) : null;
+  return match ? `${match[1]}T${match[2]}${match[3]}:00` : value;
+}
+
 export const seriesUrl = (id: string) => `https://fred.stlouisfed.org/series/${encodeURIComponent(id)}`;
 
 /** One entry of `seriess` (search and series answers share it). */
@@ -31,7 +37,7 @@ export function parseSeriesFacts(item: unknown): SeriesFacts {
     seasonalAdjustment: text(series.seasonal_adjustment),
     start: text(series.observation_start),
     end: text(series.observation_end),
-    lastUpdated: text(series.last_updated),
+    lastUpdated: isoTime(text(series.last_updated)),
     url: seriesUrl(id),
   };
 }

@@ -15,7 +15,7 @@ import { bestMatches } from '../statistics/matching.ts';
 import { endDate, frequencyOf, observationsFrom, startDate, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { pickSeries, readSdmxXml } from '../statistics/sdmx.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import { pickedNote, type Candidates, type FetchedSeries, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
+import { optional, pickedNote, type Candidates, type FetchedSeries, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
 
 export const SOURCE = 'imf' as const;
 const DATAMAPPER_HOST = 'https://www.imf.org/external';
@@ -91,9 +91,9 @@ async function getDataMapperSeries(upstream: UpstreamClient, request: SeriesRequ
   const base = dataMapperBase(upstream);
   const [data, list] = await Promise.all([
     upstream.getJson(SOURCE, { baseUrl: base, path: `${DATAMAPPER_PATH}/${encodeURIComponent(request.id)}/${encodeURIComponent(area)}`, searchParams: { periods } }),
-    upstream.getJson(SOURCE, { baseUrl: base, path: `${DATAMAPPER_PATH}/indicators` }),
+    optional(async () => parseIndicators((await upstream.getJson(SOURCE, { baseUrl: base, path: `${DATAMAPPER_PATH}/indicators` })).body), 'the indicator\'s title, units and description'),
   ]);
-  const indicator = parseIndicators(list.body).find((candidate) => candidate.code === request.id);
+  const indicator = list.value?.find((candidate) => candidate.code === request.id);
   const country = countryOf(area);
   return {
     series: {
@@ -110,6 +110,7 @@ async function getDataMapperSeries(upstream: UpstreamClient, request: SeriesRequ
       notes: indicator?.dataset?.includes('World Economic Outlook') ? ['World Economic Outlook values include projections for recent and coming years'] : [],
     },
     retrievedAt: data.retrievedAt,
+    failures: list.failure ? [list.failure] : undefined,
   };
 }
 

@@ -11,7 +11,7 @@ import { UpstreamError } from '../upstream/errors.ts';
 import { countryOf } from '../statistics/countries.ts';
 import { observationsFrom, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import type { Candidates, FetchedSeries, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+import { optional, type Candidates, type FetchedSeries, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
 
 export const SOURCE = 'owid' as const;
 export const WORLD = 'OWID_WRL';
@@ -110,10 +110,10 @@ export async function getChartData(upstream: UpstreamClient, request: SeriesRequ
   const time = startYear || endYear ? `${startYear ?? 'earliest'}..${endYear ?? 'latest'}` : undefined;
   const [data, meta] = await Promise.all([
     upstream.getText(SOURCE, { path: `/grapher/${slug}.csv`, searchParams: { csvType: 'filtered', country: `~${entity}`, time, useColumnShortNames: 'true' } }),
-    upstream.getJson(SOURCE, { path: `/grapher/${slug}.metadata.json`, searchParams: { useColumnShortNames: 'true' } }),
+    optional(async () => parseMetadata((await upstream.getJson(SOURCE, { path: `/grapher/${slug}.metadata.json`, searchParams: { useColumnShortNames: 'true' } })).body), 'the chart\'s title, units and citation'),
   ]);
   const read = parseChartCsv(data.body, entity, request.dimensions.column);
-  const metadata = parseMetadata(meta.body);
+  const metadata = meta.value ?? { title: undefined, columns: [] };
   const column = metadata.columns.find((candidate) => candidate.name === read.column);
   const country = countryOf(entity);
   return {
@@ -132,5 +132,6 @@ export async function getChartData(upstream: UpstreamClient, request: SeriesRequ
       notes: read.indicators.length > 1 && !request.dimensions.column ? [`the chart has ${read.indicators.length} indicators; returned ${read.column} (choose with ?column=)`] : [],
     },
     retrievedAt: data.retrievedAt,
+    failures: meta.failure ? [meta.failure] : undefined,
   };
 }

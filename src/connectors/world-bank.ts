@@ -10,7 +10,7 @@ import { countryOf } from '../statistics/countries.ts';
 import { bestMatches } from '../statistics/matching.ts';
 import { observationsFrom, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import type { Candidates, FetchedSeries, SeriesFacts, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+import { optional, type Candidates, type FetchedSeries, type SeriesFacts, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
 
 export const SOURCE = 'world-bank' as const;
 /** World Development Indicators: the API's own source id; its list is small enough to search here. */
@@ -106,11 +106,14 @@ export async function getIndicatorData(upstream: UpstreamClient, request: Series
   const date = startYear || endYear ? `${startYear ?? '1960'}:${endYear ?? new Date().getUTCFullYear()}` : undefined;
   const page = (number: number) =>
     upstream.getJson(SOURCE, { path: `/country/${encodeURIComponent(area)}/indicator/${encodeURIComponent(request.id)}`, searchParams: { format: 'json', per_page: PAGE_SIZE, page: number, date } });
-  const [first, meta] = await Promise.all([page(1), upstream.getJson(SOURCE, { path: `/indicator/${encodeURIComponent(request.id)}`, searchParams: { format: 'json' } })]);
+  const [first, meta] = await Promise.all([
+    page(1),
+    optional(async () => parseIndicators((await upstream.getJson(SOURCE, { path: `/indicator/${encodeURIComponent(request.id)}`, searchParams: { format: 'json' } })).body)[0], 'the indicator\'s description'),
+  ]);
   const allPages = Number(readPage(first.body).header.pages) || 1;
   const pages = Math.min(allPages, MAX_PAGES);
   const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, index) => page(index + 2)));
-  const data = parseData([first.body, ...rest.map((answer) => answer.body)], request.id, parseIndicators(meta.body)[0]);
+  const data = parseData([first.body, ...rest.map((answer) => answer.body)], request.id, meta.value);
   const countryCode = data.countryCode ?? area;
   return {
     series: {
@@ -121,5 +124,6 @@ export async function getIndicatorData(upstream: UpstreamClient, request: Series
       notes: pages < allPages ? [`only the first ${pages * PAGE_SIZE} rows were read`] : [],
     },
     retrievedAt: first.retrievedAt,
+    failures: meta.failure ? [meta.failure] : undefined,
   };
 }

@@ -3,6 +3,7 @@
  * for find_series candidates, and the same facts with dated observations for get_series.
  */
 import type { GetSeriesData } from '../../generated/types.ts';
+import { UpstreamError } from '../upstream/errors.ts';
 import type { Country } from './countries.ts';
 
 export type Frequency = NonNullable<GetSeriesData['frequency']>;
@@ -41,6 +42,18 @@ export interface Candidates {
 export interface FetchedSeries {
   series: Series;
   retrievedAt: string;
+  /** Side requests that failed while the values came (the series' description, say): the answer is partial. */
+  failures?: string[];
+}
+
+/** A side request whose failure leaves the series usable: its answer, or the failure's message saying what is missing. */
+export async function optional<T>(run: () => Promise<T>, missing: string): Promise<{ value?: T; failure?: string }> {
+  try {
+    return { value: await run() };
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    return { failure: `${error.message}; missing from the answer: ${missing}` };
+  }
 }
 
 /** What find_series asks each source: the query as written, its topic and words without the country, and the country named. */

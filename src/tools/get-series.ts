@@ -58,6 +58,7 @@ export const getSeries: ToolHandler<GetSeriesArgs, GetSeriesData, ToolContext> =
   );
   const answer = fan.answered[0]?.value;
   if (!answer) return assemble(fan, [], '');
+  for (const failure of answer.failures ?? []) fan.failed.push({ source, error: failure });
   const all = answer.series.observations;
   const cut = all.length > MAX_OBSERVATIONS;
   const series = cut ? { ...answer.series, observations: all.slice(all.length - MAX_OBSERVATIONS) } : answer.series;

@@ -28,7 +28,7 @@ describeRecordings('fred', () => {
     expect({ ...gdp, description: gdp!.description!.slice(0, 24) }).to.deep.equal({
       seriesId: 'fred:GDP', title: 'Gross Domestic Product', description: 'BEA Account Code: A191RC',
       units: 'Billions of Dollars', frequency: 'quarterly', seasonalAdjustment: 'Seasonally Adjusted Annual Rate',
-      start: '1947-01-01', end: '2024-07-01', lastUpdated: '2024-12-19 07:55:01-06', url: 'https://fred.stlouisfed.org/series/GDP',
+      start: '1947-01-01', end: '2024-07-01', lastUpdated: '2024-12-19T07:55:01-06:00', url: 'https://fred.stlouisfed.org/series/GDP',
     });
   });
   it('reads GDP observations as quarters; the four "." values are left out, never numbers', () => {

@@ -108,7 +108,10 @@ export async function getIndicatorData(upstream: UpstreamClient, request: Series
     upstream.getJson(SOURCE, { path: `/country/${encodeURIComponent(area)}/indicator/${encodeURIComponent(request.id)}`, searchParams: { format: 'json', per_page: PAGE_SIZE, page: number, date } });
   const [first, meta] = await Promise.all([
     page(1),
-    optional(async () => parseIndicators((await upstream.getJson(SOURCE, { path: `/indicator/${encodeURIComponent(request.id)}`, searchParams: { format: 'json' } })).body)[0], 'the indicator\'s description'),
+    optional(async () => {
+      const answer = await upstream.getJson(SOURCE, { path: `/indicator/${encodeURIComponent(request.id)}`, searchParams: { format: 'json' } });
+      return parseIndicators(answer.body).find((indicator) => indicator.id.toUpperCase() === request.id.toUpperCase());
+    }, 'the indicator\'s description'),
   ]);
   const allPages = Number(readPage(first.body).header.pages) || 1;
   const pages = Math.min(allPages, MAX_PAGES);

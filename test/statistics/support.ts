@@ -7,7 +7,7 @@
 import { STATISTICS_SOURCES, type StatisticsSource } from '../../src/statistics/series-id.ts';
 import { fixture, recording } from '../connectors/recordings.ts';
 import type { EngineUnderTest } from '../support/databases.ts';
-import type { Reply } from '../support/fake-upstream.ts';
+import { json, type Reply } from '../support/fake-upstream.ts';
 import { own, recorded, sourcesHarness, type SourcesHarness } from '../life/support.ts';
 
 export type StatisticsHarness = SourcesHarness<StatisticsSource>;
@@ -33,7 +33,9 @@ export function serveSearches(stats: StatisticsHarness): void {
 export function serveData(stats: StatisticsHarness): void {
   stats.on('fred', '/series', recorded('fred', 'series-gdp.json'));
   stats.on('fred', '/series/observations', recorded('fred', 'series-observations-gdp.json'));
-  stats.on('world-bank', '/country/JPN/indicator/NY.GDP.MKTP.CD', recorded('world-bank', 'indicator-data-jpn-usa-gdp-page1.json'));
+  // The recorded first page says there are 3; the two others are hand-made and empty, so each year comes once.
+  const emptyPage = (page: number) => json([{ page, pages: 3, per_page: 50, total: 122, sourceid: '2', lastupdated: '2021-05-25' }, []]);
+  stats.on('world-bank', '/country/JPN/indicator/NY.GDP.MKTP.CD', recorded('world-bank', 'indicator-data-jpn-usa-gdp-page1.json'), emptyPage(2), emptyPage(3));
   stats.on('world-bank', '/indicator/NY.GDP.MKTP.CD', recorded('world-bank', 'indicator-metadata.json'));
   stats.on('bls', '/timeseries/data/CUUR0000SA0', recorded('bls', 'timeseries-post-cpi-1913-1914.json'));
   stats.on('oecd', '/data/OECD.SDD.STES,DSD_KEI@DF_KEI,4.0/GBR.M.IRLT....', text(recording('oecd', 'data-v1-kei-gbr-irlt-2023.csv'), 'application/vnd.sdmx.data+csv; charset=utf-8'));

@@ -5,7 +5,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
-import { endDate, frequencyOf, periodOfDate, startDate, valueOf } from '../statistics/periods.ts';
+import { endDate, frequencyOf, periodOfDate, startDate, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import type { Candidates, FetchedSeries, Observation, SeriesFacts, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
 
@@ -85,5 +85,5 @@ export async function getObservations(upstream: UpstreamClient, request: SeriesR
   ]);
   const [series] = parseSeriesList(facts.body);
   if (!series) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} does not know series ${request.id}`);
-  return { series: { ...series, geography: undefined, observations: parseObservations(data.body, series.frequency), notes: [] }, retrievedAt: data.retrievedAt };
+  return { series: { ...series, geography: undefined, observations: withinPeriod(parseObservations(data.body, series.frequency), request.start, request.end), notes: [] }, retrievedAt: data.retrievedAt };
 }

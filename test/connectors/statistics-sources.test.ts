@@ -1,14 +1,16 @@
 import { expect } from 'chai';
 import JSONstat from 'jsonstat-toolkit';
 import * as bls from '../../src/connectors/bls.ts';
+import * as census from '../../src/connectors/census.ts';
 import * as eurostat from '../../src/connectors/eurostat.ts';
 import * as fred from '../../src/connectors/fred.ts';
 import * as imf from '../../src/connectors/imf.ts';
 import * as oecd from '../../src/connectors/oecd.ts';
+import * as owid from '../../src/connectors/owid.ts';
 import * as worldBank from '../../src/connectors/world-bank.ts';
 import { reasonFromBody } from '../../src/upstream/body.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
-import { describeRecordings, recording } from './recordings.ts';
+import { describeRecordings, fixture, recording } from './recordings.ts';
 
 const read = (source: string, file: string) => JSON.parse(recording(source, file)) as unknown;
 const firstAndLast = <T>(list: T[], first = 3) => [...list.slice(0, first), list[list.length - 1]];
@@ -220,5 +222,38 @@ describeRecordings('imf', () => {
         { period: '2023-Q4', date: '2023-10-01', value: 27198880.827 },
       ],
     });
+  });
+});
+
+describe('statistics connectors on hand-made answers (documented formats, no recording exists)', () => {
+  it('owid: a search keeps charts only; the chart CSV gives one entity, an empty cell left out', () => {
+    expect(owid.parseSearch(JSON.parse(fixture('owid', 'hand-made-search-unemployment-germany.json')))).to.deep.equal([{
+      slug: 'unemployment-rate', title: 'Unemployment rate', subtitle: 'Hand-made test entry: share of the labor force that is without work but available for and seeking employment.',
+    }]);
+    const read = owid.parseChartCsv(fixture('owid', 'hand-made-unemployment-rate-deu.csv'), 'DEU');
+    expect([read.column, read.entity, read.observations.map((observation) => observation.period)]).to.deep.equal(['unemployment_rate', 'Germany', ['2019', '2020', '2021', '2023']]);
+    expect(upstreamError(() => owid.parseChartCsv(fixture('owid', 'hand-made-unemployment-rate-deu.csv'), 'DEU', 'gdp')).message).to.equal('owid: the chart has no column gdp (its columns: unemployment_rate)');
+  });
+  it('census: the fill value is left out; 204 (nothing matched) is an empty series', () => {
+    expect(census.parseTable(JSON.parse(fixture('census', 'hand-made-saipe-poverty-rate-us.json')), 'SAEPOVRTALL_PT')).to.deep.equal({
+      name: 'United States',
+      observations: [{ period: '2019', date: '2019-01-01', value: 12.3 }, { period: '2020', date: '2020-01-01', value: 11.9 }, { period: '2022', date: '2022-01-01', value: 12.6 }],
+    });
+    expect(census.parseTable(null, 'SAEPOVRTALL_PT')).to.deep.equal({ name: undefined, observations: [] });
+    expect(census.geographyOf({ state: '06', county: '037' })).to.deep.equal({ for: 'county:037', in: 'state:06' });
+  });
+  it('imf DataMapper: indicators with a label; an answer without values means the indicator or country is unknown', () => {
+    expect(imf.parseIndicators(JSON.parse(fixture('imf', 'hand-made-datamapper-indicators.json'))).map((indicator) => [indicator.code, indicator.label, indicator.unit])).to.deep.equal([
+      ['NGDP_RPCH', 'Real GDP growth', 'Annual percent change'], ['LUR', 'Unemployment rate', 'Percent of total labor force'],
+    ]);
+    expect(upstreamError(() => imf.parseValues({ api: { version: '1', 'output-method': 'json' } }, 'LUR', 'XXX')).message).to.equal(
+      'imf has no values for indicator LUR in XXX (the DataMapper answered without them)',
+    );
+  });
+  it('eurostat: the table of contents gives datasets and tables, titles without their indentation', () => {
+    expect(eurostat.parseToc(fixture('eurostat', 'hand-made-toc-two-datasets.txt'))).to.deep.equal([
+      { title: 'Unemployment by sex and age - monthly data', code: 'une_rt_m', type: 'dataset', lastUpdate: '22.09.2026', dataStart: '1983-01', dataEnd: '2026-08' },
+      { title: 'Production in industry - monthly data', code: 'sts_inpr_m', type: 'dataset', lastUpdate: '01.08.2026', dataStart: '1953-01', dataEnd: '2026-06' },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Turns what an upstream sent back into a short, clean reason for an error message: never HTML,
  * never a whole body. Knows the error formats of the sources in use (FDSN plain text, TAP VOTable
- * QUERY_STATUS, JSON `error`/`message`/`error_message` fields).
+ * QUERY_STATUS, JSON `error`/`message`/`error_message` fields and Eurostat's `error[].label`).
  */
 const MAX_REASON = 200;
 
@@ -33,7 +33,8 @@ export function reasonFromBody(contentType: string, text: string): string | unde
       const parsed = JSON.parse(trimmed) as Record<string, unknown>;
       const error = parsed.error;
       const nested = error && typeof error === 'object' ? (error as Record<string, unknown>).message : undefined;
-      const candidate = [error, nested, parsed.message, parsed.error_message, parsed.detail].find((value): value is string => typeof value === 'string' && value !== '');
+      const listed = Array.isArray(error) && error[0] && typeof error[0] === 'object' ? (error[0] as Record<string, unknown>).label : undefined; // Eurostat: {"error":[{"label":…}]}
+      const candidate = [error, nested, listed, parsed.message, parsed.error_message, parsed.detail].find((value): value is string => typeof value === 'string' && value !== '');
       return candidate ? clip(candidate) : undefined;
     } catch {
       // not JSON after all: fall through to plain text

@@ -133,6 +133,14 @@ describeOnEachEngine('get_series over HTTP', (engine) => {
     expect(result.answer.body.error.message).to.equal('no source answered: eurostat has no geo=XX in dataset une_rt_m: it leaves out unknown codes without an error');
   });
 
+  it('Eurostat: its JSON error body (documented shape) gives the reason of the 502', async () => {
+    serveData(stats);
+    stats.on('eurostat', '/statistics/1.0/data/une_rt_x', json({ error: [{ status: 404, id: 100, label: 'No results found' }] }, { status: 404 }));
+    const result = await stats.charged('get_series', { series_id: 'eurostat:une_rt_x?geo=DE' });
+    expectNotCharged(result);
+    expect(result.answer.body.error.message).to.equal('no source answered: eurostat answered HTTP 404: No results found');
+  });
+
   it('IMF DataMapper: the country argument replaces the id\'s, years asked as a list, the null year left out', async () => {
     const result = await get({ series_id: 'imf:LUR?country=FRA', country: 'DEU', start: '2019', end: '2023' });
     expectCharged(result);

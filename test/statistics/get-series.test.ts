@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json } from '../support/fake-upstream.ts';
 import { recording as recordingOf } from '../connectors/recordings.ts';
-import { down, expectCharged, expectNotCharged } from '../life/support.ts';
+import { down, expectCharged, expectNotCharged, recorded } from '../life/support.ts';
 import { MAX_OBSERVATIONS } from '../../src/tools/get-series.ts';
 import { serveData, statisticsHarness, text } from './support.ts';
 
@@ -51,6 +51,19 @@ describeOnEachEngine('get_series over HTTP', (engine) => {
     expect(periodsAndValues(result)).to.deep.equal([['2015', 4389475622588.97], ['2016', 4922538141454.62], ['2017', 4866864409657.68], ['2018', 4954806619995.19], ['2019', 5081769542379.77]]);
     const pages = stats.hits('world-bank', '/country/JPN/indicator/NY.GDP.MKTP.CD').map((hit) => [hit.query.get('page'), hit.query.get('date'), hit.query.get('format')]);
     expect(pages).to.deep.equal([['1', '2015:2019', 'json'], ['2', '2015:2019', 'json'], ['3', '2015:2019', 'json']]);
+  });
+
+  it('a series the source does not know is a 502 with the source\'s reason (FRED\'s recorded 400; a dataflow the OECD connector cannot read)', async () => {
+    serveData(stats);
+    stats.on('fred', '/series', recorded('fred', 'error-400-invalid-series-id.json', { status: 400 }));
+    const fred = await stats.charged('get_series', { series_id: 'fred:NOT_A_SERIES_ID_OF_ANY_KIND' });
+    expectNotCharged(fred);
+    expect(fred.answer.body.error.message).to.equal(
+      'no source answered: fred answered HTTP 400: Bad Request. Invalid value for variable series_id. Series IDs should be 25 or less alphanumeric characters.',
+    );
+    const oecd = await stats.charged('get_series', { series_id: 'oecd:DSD_XYZ@DF_XYZ?REF_AREA=FRA' });
+    expectNotCharged(oecd);
+    expect(oecd.answer.body.error.message).to.equal('no source answered: oecd: dataflow DSD_XYZ@DF_XYZ is not one this service can read (known: DSD_KEI@DF_KEI, DSD_LFS@DF_IALFS_UNE_M)');
   });
 
   it('is partial when the World Bank\'s indicator description cannot be had: the values still come', async () => {

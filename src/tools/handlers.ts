@@ -29,6 +29,8 @@ import { journalInfo } from './journal-info.ts';
 import { searchPapers } from './search-papers.ts';
 import { verifyReferences } from './verify-references.ts';
 import { searchExpressionData } from './search-expression-data.ts';
+import { findSeries } from './find-series.ts';
+import { getSeries } from './get-series.ts';
 
 function notAvailableYet(tool: ToolName): () => Promise<never> {
   return async () => {
@@ -61,6 +63,8 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'lookup_material',
   'search_grants',
   'search_datasets',
+  'find_series',
+  'get_series',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -76,8 +80,8 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     journal_info: journalInfo,
     search_grants: searchGrants,
     search_datasets: searchDatasets,
-    find_series: notAvailableYet('find_series'),
-    get_series: notAvailableYet('get_series'),
+    find_series: findSeries,
+    get_series: getSeries,
     lookup_gene_protein: lookupGeneProtein,
     get_structure: getStructure,
     search_clinical_trials: searchClinicalTrials,

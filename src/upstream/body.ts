@@ -1,8 +1,9 @@
 /**
  * Turns what an upstream sent back into a short, clean reason for an error message: never HTML,
  * never a whole body, at most 200 characters without control characters. Knows the error formats
- * of the sources in use (FDSN plain text, TAP VOTable QUERY_STATUS, JSON `error`/`message`/`detail`
- * fields, Crossref's `message` list of `{message}` objects, OpenAlex's `error` with its `message`).
+ * of the sources in use (FDSN plain text, TAP VOTable QUERY_STATUS, JSON `error`/`message`/
+ * `error_message`/`detail` fields, Crossref's `message` list of `{message}` objects, OpenAlex's
+ * `error` with its `message`, Eurostat's `error[].label`, PubChem's `Fault`, JSON:API `errors[].title`).
  */
 const MAX_REASON = 200;
 
@@ -47,13 +48,13 @@ export function reasonFromBody(contentType: string, text: string): string | unde
   return clip(reason);
 }
 
-/** The texts of a JSON error field: a string, a `{message}` (or JSON:API `{title}`) object, or a list of either. */
+/** The texts of a JSON error field: a string, a `{message}` (or JSON:API `{title}`, Eurostat `{label}`) object, or a list of either. */
 function texts(value: unknown): string[] {
   if (typeof value === 'string') return value.trim() === '' ? [] : [value.trim()];
   if (Array.isArray(value)) return value.flatMap(texts);
   if (value && typeof value === 'object') {
     const object = value as Record<string, unknown>;
-    return texts(object.message ?? object.title);
+    return texts(object.message ?? object.title ?? object.label);
   }
   return [];
 }
@@ -67,7 +68,7 @@ function faultTexts(fault: unknown): string[] {
 
 /** `error` and `message` (or `detail`, `errors`) of a JSON error body, joined: "Invalid query parameters error: X is not a valid field". */
 function jsonReason(body: Record<string, unknown>): string | undefined {
-  const parts = [...new Set([...faultTexts(body.Fault), ...[body.error, body.message, body.detail, body.errors].flatMap(texts)])];
+  const parts = [...new Set([...faultTexts(body.Fault), ...[body.error, body.message, body.error_message, body.detail, body.errors].flatMap(texts)])];
   if (parts.length === 0) return undefined;
   return parts.map((part, index) => (index < parts.length - 1 ? part.replace(/[.:;]+$/, '') : part)).join(': ');
 }

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json } from '../support/fake-upstream.ts';
-import { down, expectCharged, expectNotCharged, lifeHarness, own, recorded } from '../life/support.ts';
+import { down, expectCharged, expectNotCharged, sourcesHarness, own, recorded } from '../life/support.ts';
 
 describeOnEachEngine('lookup_compound over HTTP', (engine) => {
-  const chem = lifeHarness(engine, ['pubchem', 'chebi'] as const);
+  const chem = sourcesHarness(engine, ['pubchem', 'chebi'] as const);
   const ibuprofenProperties = '/pug/compound/cid/3672/property/Title,IUPACName,MolecularFormula,MolecularWeight,SMILES,ConnectivitySMILES,InChI,InChIKey,XLogP,HBondDonorCount,HBondAcceptorCount,TPSA/JSON';
 
   function servePubchem(): void {

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { describeOnEachEngine } from '../support/databases.ts';
-import { down, expectCharged, expectNotCharged, lifeHarness, own, recorded } from '../life/support.ts';
+import { down, expectCharged, expectNotCharged, sourcesHarness, own, recorded } from '../life/support.ts';
 
 const SOURCES = ['materials-project', 'cod'] as const;
 const PARTIAL = ['summary', 'records', 'partial', 'failedSources', 'credits_used', 'call_id'];
 
 describeOnEachEngine('lookup_material over HTTP', (engine) => {
   describe('with a Materials Project key', () => {
-    const chem = lifeHarness(engine, SOURCES, { SOURCE_MATERIALS_PROJECT_KEY: 'test-mp-key' });
+    const chem = sourcesHarness(engine, SOURCES, { SOURCE_MATERIALS_PROJECT_KEY: 'test-mp-key' });
 
     it('interleaves computed phases and experimental entries with exact numbers, links and the key in its header', async () => {
       chem.on('materials-project', '/materials/summary/', own('materials-project', 'hand-made-summary-formula-Fe2O3.json'));
@@ -102,7 +102,7 @@ describeOnEachEngine('lookup_material over HTTP', (engine) => {
   });
 
   describe('without a Materials Project key', () => {
-    const chem = lifeHarness(engine, SOURCES);
+    const chem = sourcesHarness(engine, SOURCES);
 
     it('answers from COD, partial, with a message naming SOURCE_MATERIALS_PROJECT_KEY', async () => {
       chem.on('cod', '/result', recorded('cod', 'result-text-aspirin-first5.json'));

@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import { mergeByDoi } from '../../src/tools/search-datasets.ts';
 import { recording } from '../connectors/recordings.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
-import { down, expectCharged, expectNotCharged, lifeHarness, own, recorded } from '../life/support.ts';
+import { down, expectCharged, expectNotCharged, sourcesHarness, own, recorded } from '../life/support.ts';
 
 const SOURCES = ['zenodo', 'dryad', 'dataverse', 'huggingface', 'datacite'] as const;
 const PARTIAL = ['summary', 'records', 'partial', 'failedSources', 'credits_used', 'call_id'];
 
 describeOnEachEngine('search_datasets over HTTP', (engine) => {
-  const datasets = lifeHarness(engine, SOURCES);
+  const datasets = sourcesHarness(engine, SOURCES);
 
   function serveAll(): void {
     // Zenodo answered the no-slash address with a redirect in 2022: the redirect is followed.

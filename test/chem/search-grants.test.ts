@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { recording } from '../connectors/recordings.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json } from '../support/fake-upstream.ts';
-import { down, expectCharged, expectNotCharged, lifeHarness, own, recorded } from '../life/support.ts';
+import { down, expectCharged, expectNotCharged, sourcesHarness, own, recorded } from '../life/support.ts';
 
 const PARTIAL = ['summary', 'records', 'partial', 'failedSources', 'credits_used', 'call_id'];
 
 describeOnEachEngine('search_grants over HTTP', (engine) => {
-  const grants = lifeHarness(engine, ['nih', 'nsf', 'ukri'] as const);
+  const grants = sourcesHarness(engine, ['nih', 'nsf', 'ukri'] as const);
 
   function serveAll(): void {
     grants.on('nih', '/projects/search', own('nih', 'hand-made-v2-projects-search-malaria-vaccine.json'));

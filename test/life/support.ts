@@ -26,7 +26,7 @@ export const own = (source: string, file: string, extra: Parameters<typeof json>
 /** A failing upstream: 503 that asks to retry at once, so the retries end quickly. */
 export const down: Reply = { status: 503, body: '{"error":"service unavailable"}', contentType: 'application/json', headers: { 'retry-after': '0' } };
 
-export interface LifeHarness<Source extends string = LifeSource> {
+export interface SourcesHarness<Source extends string> {
   fake: FakeUpstream;
   server: () => TestServer;
   /** Serves `reply` at `path` of `source` (its prefix added). */
@@ -34,16 +34,15 @@ export interface LifeHarness<Source extends string = LifeSource> {
   hits(source: Source, path: string): ReturnType<FakeUpstream['hitsOn']>;
   charged(tool: string, body: unknown): Promise<{ answer: Awaited<ReturnType<typeof call>>; balance: number; ledger: number }>;
 }
+export type LifeHarness = SourcesHarness<LifeSource>;
 
-/**
- * Suite hooks: one fake upstream for the suite, a fresh app per test. Skips, saying so, without the
- * shared recordings. Other packs' tests pass their own `sources` and extra variables (keys).
- */
-export function lifeHarness<Source extends string = LifeSource>(
-  engine: EngineUnderTest,
-  sources: readonly Source[] = LIFE_SOURCES as unknown as readonly Source[],
-  extraEnv: Record<string, string> = {},
-): LifeHarness<Source> {
+/** Suite hooks: one fake upstream for the suite, a fresh app per test. Skips, saying so, without the shared recordings. */
+export function lifeHarness(engine: EngineUnderTest): LifeHarness {
+  return sourcesHarness(engine, LIFE_SOURCES);
+}
+
+/** The same for any sources, each under its own path prefix of the fake; `env` adds settings such as keys. */
+export function sourcesHarness<Source extends string>(engine: EngineUnderTest, sources: readonly Source[], env: Record<string, string> = {}): SourcesHarness<Source> {
   let fake: FakeUpstream;
   let server: TestServer | undefined;
   before(async function () {
@@ -56,8 +55,8 @@ export function lifeHarness<Source extends string = LifeSource>(
   after(async () => fake?.close());
   beforeEach(async () => {
     fake.reset();
-    const env = { ...Object.fromEntries(sources.map((source) => [`SOURCE_${variableId(source)}_URL`, `${fake.url}/${source}`])), ...extraEnv };
-    server = await startServer(engine.db, { env });
+    const urls = Object.fromEntries(sources.map((source) => [`SOURCE_${variableId(source)}_URL`, `${fake.url}/${source}`]));
+    server = await startServer(engine.db, { env: { ...urls, ...env } });
   });
   afterEach(async () => {
     await server?.close();
@@ -79,7 +78,7 @@ export function lifeHarness<Source extends string = LifeSource>(
 }
 
 /** 200, one credit charged and recorded in the ledger, no null anywhere, records with ISO retrievedAt. */
-export function expectCharged(result: Awaited<ReturnType<LifeHarness<string>['charged']>>, keys = ['summary', 'records', 'credits_used', 'call_id']): void {
+export function expectCharged(result: Awaited<ReturnType<SourcesHarness<string>['charged']>>, keys = ['summary', 'records', 'credits_used', 'call_id']): void {
   expect(result.answer.status, result.answer.text).to.equal(200);
   expect(Object.keys(result.answer.body)).to.deep.equal(keys);
   expect([result.answer.body.credits_used, result.balance, result.ledger]).to.deep.equal([1, 9, 9]);
@@ -88,7 +87,7 @@ export function expectCharged(result: Awaited<ReturnType<LifeHarness<string>['ch
 }
 
 /** 502 upstream_error, nothing charged. */
-export function expectNotCharged(result: Awaited<ReturnType<LifeHarness<string>['charged']>>, status = 502, code = 'upstream_error'): void {
+export function expectNotCharged(result: Awaited<ReturnType<SourcesHarness<string>['charged']>>, status = 502, code = 'upstream_error'): void {
   expect(result.answer.status, result.answer.text).to.equal(status);
   expect(result.answer.body.error.code).to.equal(code);
   expect([result.balance, result.ledger]).to.deep.equal([10, 10]);

@@ -1,0 +1,117 @@
+/**
+ * US Census Bureau Data API (api.census.gov/data), its time-series datasets:
+ * `GET /timeseries/poverty/saipe?get=NAME,SAEPOVRTALL_PT&for=us:*&time=from 2000 to 2020&key=…`.
+ * The key is required since 2026-05-12; a missing or bad key answers an HTML page with status 200.
+ * Answers are arrays of string arrays (header row first); ACS-style fill values such as -666666666
+ * mean "no estimate". Ids are `census:<dataset path>/<variable>` with optional `?state=<FIPS>` and
+ * `&county=<FIPS>`; the API has no search, so find_series searches the series listed here.
+ */
+import type { UpstreamClient } from '../upstream/client.ts';
+import { UpstreamError } from '../upstream/errors.ts';
+import { bestMatches } from '../statistics/matching.ts';
+import { observationsFrom, valueOf, withinPeriod } from '../statistics/periods.ts';
+import { formatSeriesId } from '../statistics/series-id.ts';
+import type { Candidates, FetchedSeries, Frequency, SeriesFacts, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+
+export const SOURCE = 'census' as const;
+
+interface KnownSeries {
+  dataset: string;
+  variable: string;
+  title: string;
+  units: string;
+  frequency: Frequency;
+  datasetTitle: string;
+}
+
+/** Time series of the Census Bureau's Small Area Income and Poverty Estimates (SAIPE). */
+export const KNOWN_SERIES: readonly KnownSeries[] = [
+  { dataset: 'timeseries/poverty/saipe', variable: 'SAEPOVRTALL_PT', title: 'Poverty rate, all ages, United States', units: 'Percent', frequency: 'annual', datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)' },
+  { dataset: 'timeseries/poverty/saipe', variable: 'SAEPOVALL_PT', title: 'People in poverty, all ages (poverty count), United States', units: 'Persons', frequency: 'annual', datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)' },
+  { dataset: 'timeseries/poverty/saipe', variable: 'SAEMHI_PT', title: 'Median household income, United States', units: 'Dollars', frequency: 'annual', datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)' },
+];
+
+export const datasetUrl = (dataset: string) => `https://api.census.gov/data/${dataset}.html`;
+
+/** `census:<dataset>/<VARIABLE>` → its parts (the variable is the last path segment). */
+export function splitId(id: string): { dataset: string; variable: string } | undefined {
+  const slash = id.lastIndexOf('/');
+  return slash > 0 && slash < id.length - 1 ? { dataset: id.slice(0, slash), variable: id.slice(slash + 1) } : undefined;
+}
+
+/** Rows `[header, …values]` → the variable's values by year, the area's name. */
+export function parseTable(body: unknown, variable: string) {
+  if (body === null) return { name: undefined, observations: [] }; // 204: nothing matched
+  if (!Array.isArray(body) || !Array.isArray(body[0])) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered something other than a table of rows`);
+  const [header, ...rows] = body as string[][];
+  const [valueColumn, timeColumn, nameColumn] = [header!.indexOf(variable), header!.indexOf('time'), header!.indexOf('NAME')];
+  if (valueColumn < 0 || timeColumn < 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without the ${valueColumn < 0 ? variable : 'time'} column`);
+  return {
+    name: nameColumn >= 0 ? rows[0]?.[nameColumn] : undefined,
+    observations: observationsFrom(rows.map((row) => ({ period: String(row[timeColumn] ?? ''), value: valueOf(row[valueColumn]) }))),
+  };
+}
+
+function factsOf(known: KnownSeries): SeriesFacts {
+  return {
+    seriesId: formatSeriesId(SOURCE, `${known.dataset}/${known.variable}`),
+    title: known.title,
+    units: known.units,
+    frequency: known.frequency,
+    geography: 'United States',
+    countryCode: 'USA',
+    dataset: known.datasetTitle,
+    url: datasetUrl(known.dataset),
+  };
+}
+
+/** The Census Bureau covers the United States only: another named country gives no candidates. */
+export async function searchVariables(_upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
+  const retrievedAt = new Date().toISOString();
+  if (search.country && search.country.iso2 !== 'US') return { candidates: [], retrievedAt };
+  return { candidates: bestMatches(KNOWN_SERIES, (known) => `${known.title} ${known.datasetTitle}`, search.words, search.limit).map(factsOf), retrievedAt };
+}
+
+/** The `for`/`in` geography predicates of the id's dimensions: the nation, a state, or a county in a state. */
+export function geographyOf(dimensions: Record<string, string>): { for: string; in?: string } {
+  if (dimensions.county && dimensions.state) return { for: `county:${dimensions.county}`, in: `state:${dimensions.state}` };
+  if (dimensions.state) return { for: `state:${dimensions.state}` };
+  return { for: 'us:*' };
+}
+
+export async function getTimeseries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
+  const parts = splitId(request.id);
+  if (!parts) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: a series id is <dataset path>/<variable>, e.g. timeseries/poverty/saipe/SAEPOVRTALL_PT; got ${request.id}`);
+  const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
+  const time = `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}`;
+  const geography = geographyOf(request.dimensions);
+  let answer;
+  try {
+    answer = await upstream.getJson(SOURCE, {
+      path: `/${parts.dataset}`,
+      searchParams: { get: `NAME,${parts.variable}`, for: geography.for, in: geography.in, time },
+      key: { query: 'key' },
+    });
+  } catch (error) {
+    if (error instanceof UpstreamError && error.kind === 'bad_body' && /HTML page/.test(error.message)) {
+      throw new UpstreamError(SOURCE, 'http_error', `${error.message}: the Census API answers so when its key is missing or not valid (check SOURCE_CENSUS_KEY)`);
+    }
+    throw error;
+  }
+  const table = parseTable(answer.body, parts.variable);
+  const known = KNOWN_SERIES.find((series) => series.dataset === parts.dataset && series.variable === parts.variable);
+  const facts = known ? factsOf(known) : { seriesId: formatSeriesId(SOURCE, request.id), title: parts.variable, url: datasetUrl(parts.dataset) };
+  const national = !request.dimensions.state;
+  return {
+    series: {
+      ...facts,
+      seriesId: formatSeriesId(SOURCE, request.id, { state: request.dimensions.state, county: request.dimensions.county }),
+      title: national ? facts.title : `${facts.title.replace(/, United States$/, '')}, ${table.name ?? geography.for}`,
+      geography: table.name ?? facts.geography,
+      countryCode: 'USA',
+      observations: withinPeriod(table.observations, request.start, request.end),
+      notes: [],
+    },
+    retrievedAt: answer.retrievedAt,
+  };
+}

@@ -10,6 +10,7 @@ import { createFigure } from './create-figure.ts';
 import { editFigure } from './edit-figure.ts';
 import { getFigure } from './get-figure.ts';
 import { getStructure } from './get-structure.ts';
+import { getWeatherHistory } from './get-weather-history.ts';
 import { listCapabilities } from './list-capabilities.ts';
 import { lookupAstroObject } from './lookup-astro-object.ts';
 import { lookupDrug } from './lookup-drug.ts';
@@ -53,6 +54,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'search_clinical_trials',
   'lookup_drug',
   'search_expression_data',
+  'get_weather_history',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -77,7 +79,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     search_expression_data: searchExpressionData,
     lookup_compound: notAvailableYet('lookup_compound'),
     lookup_material: notAvailableYet('lookup_material'),
-    get_weather_history: notAvailableYet('get_weather_history'),
+    get_weather_history: getWeatherHistory,
     search_earthquakes: searchEarthquakes,
     get_water_data: notAvailableYet('get_water_data'),
     search_species_occurrence: notAvailableYet('search_species_occurrence'),

@@ -33,7 +33,7 @@ export function reasonFromBody(contentType: string, text: string): string | unde
       const parsed = JSON.parse(trimmed) as Record<string, unknown>;
       const error = parsed.error;
       const nested = error && typeof error === 'object' ? (error as Record<string, unknown>).message : undefined;
-      const candidate = [error, nested, parsed.message, parsed.detail].find((value): value is string => typeof value === 'string' && value !== '');
+      const candidate = [error, nested, parsed.message, parsed.detail, parsed.reason].find((value): value is string => typeof value === 'string' && value !== '');
       return candidate ? clip(candidate) : undefined;
     } catch {
       // not JSON after all: fall through to plain text

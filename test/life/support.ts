@@ -26,17 +26,24 @@ export const own = (source: string, file: string, extra: Parameters<typeof json>
 /** A failing upstream: 503 that asks to retry at once, so the retries end quickly. */
 export const down: Reply = { status: 503, body: '{"error":"service unavailable"}', contentType: 'application/json', headers: { 'retry-after': '0' } };
 
-export interface LifeHarness {
+export interface LifeHarness<S extends string = LifeSource> {
   fake: FakeUpstream;
   server: () => TestServer;
   /** Serves `reply` at `path` of `source` (its prefix added). */
-  on(source: LifeSource, path: string, ...replies: Reply[]): void;
-  hits(source: LifeSource, path: string): ReturnType<FakeUpstream['hitsOn']>;
+  on(source: S, path: string, ...replies: Reply[]): void;
+  hits(source: S, path: string): ReturnType<FakeUpstream['hitsOn']>;
   charged(tool: string, body: unknown): Promise<{ answer: Awaited<ReturnType<typeof call>>; balance: number; ledger: number }>;
 }
 
-/** Suite hooks: one fake upstream for the suite, a fresh app per test. Skips, saying so, without the shared recordings. */
-export function lifeHarness(engine: EngineUnderTest): LifeHarness {
+/**
+ * Suite hooks: one fake upstream for the suite, a fresh app per test. Skips, saying so, without the shared recordings.
+ * `sources` are the sources pointed at the fake (the life-sciences pack's by default); `env` adds settings (keys).
+ */
+export function lifeHarness<S extends string = LifeSource>(
+  engine: EngineUnderTest,
+  sources: readonly S[] = LIFE_SOURCES as unknown as readonly S[],
+  env: Record<string, string> = {},
+): LifeHarness<S> {
   let fake: FakeUpstream;
   let server: TestServer | undefined;
   before(async function () {
@@ -49,8 +56,8 @@ export function lifeHarness(engine: EngineUnderTest): LifeHarness {
   after(async () => fake?.close());
   beforeEach(async () => {
     fake.reset();
-    const env = Object.fromEntries(LIFE_SOURCES.map((source) => [`SOURCE_${variableId(source)}_URL`, `${fake.url}/${source}`]));
-    server = await startServer(engine.db, { env });
+    const urls = Object.fromEntries(sources.map((source) => [`SOURCE_${variableId(source)}_URL`, `${fake.url}/${source}`]));
+    server = await startServer(engine.db, { env: { ...urls, ...env } });
   });
   afterEach(async () => {
     await server?.close();
@@ -72,7 +79,7 @@ export function lifeHarness(engine: EngineUnderTest): LifeHarness {
 }
 
 /** 200, one credit charged and recorded in the ledger, no null anywhere, records with ISO retrievedAt. */
-export function expectCharged(result: Awaited<ReturnType<LifeHarness['charged']>>, keys = ['summary', 'records', 'credits_used', 'call_id']): void {
+export function expectCharged(result: Awaited<ReturnType<LifeHarness<string>['charged']>>, keys = ['summary', 'records', 'credits_used', 'call_id']): void {
   expect(result.answer.status, result.answer.text).to.equal(200);
   expect(Object.keys(result.answer.body)).to.deep.equal(keys);
   expect([result.answer.body.credits_used, result.balance, result.ledger]).to.deep.equal([1, 9, 9]);
@@ -81,7 +88,7 @@ export function expectCharged(result: Awaited<ReturnType<LifeHarness['charged']>
 }
 
 /** 502 upstream_error, nothing charged. */
-export function expectNotCharged(result: Awaited<ReturnType<LifeHarness['charged']>>, status = 502, code = 'upstream_error'): void {
+export function expectNotCharged(result: Awaited<ReturnType<LifeHarness<string>['charged']>>, status = 502, code = 'upstream_error'): void {
   expect(result.answer.status, result.answer.text).to.equal(status);
   expect(result.answer.body.error.code).to.equal(code);
   expect([result.balance, result.ledger]).to.deep.equal([10, 10]);

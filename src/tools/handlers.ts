@@ -10,6 +10,7 @@ import { createFigure } from './create-figure.ts';
 import { editFigure } from './edit-figure.ts';
 import { getFigure } from './get-figure.ts';
 import { getStructure } from './get-structure.ts';
+import { getWaterData } from './get-water-data.ts';
 import { getWeatherHistory } from './get-weather-history.ts';
 import { listCapabilities } from './list-capabilities.ts';
 import { lookupAstroObject } from './lookup-astro-object.ts';
@@ -55,6 +56,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'lookup_drug',
   'search_expression_data',
   'get_weather_history',
+  'get_water_data',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -81,7 +83,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     lookup_material: notAvailableYet('lookup_material'),
     get_weather_history: getWeatherHistory,
     search_earthquakes: searchEarthquakes,
-    get_water_data: notAvailableYet('get_water_data'),
+    get_water_data: getWaterData,
     search_species_occurrence: notAvailableYet('search_species_occurrence'),
     get_air_quality: notAvailableYet('get_air_quality'),
     lookup_astro_object: lookupAstroObject,

@@ -1531,8 +1531,8 @@ export interface SearchSpeciesOccurrenceExtra {
     scientific_name?: string;
     /** Rank of the taxon (e.g. SPECIES, GENUS). */
     rank: string;
-    /** How the name matched (EXACT, FUZZY, HIGHERRANK). */
-    match_type: 'EXACT' | 'FUZZY' | 'HIGHERRANK' | 'VARIANT';
+    /** How the name matched: EXACT, FUZZY or HIGHERRANK against scientific names, VERNACULAR as a common name. */
+    match_type: 'EXACT' | 'FUZZY' | 'HIGHERRANK' | 'VERNACULAR';
     /** Match confidence in percent. */
     confidence?: number;
   };

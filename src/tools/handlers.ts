@@ -21,6 +21,7 @@ import { queryGaia } from './query-gaia.ts';
 import { searchClinicalTrials } from './search-clinical-trials.ts';
 import { searchEarthquakes } from './search-earthquakes.ts';
 import { searchExoplanets } from './search-exoplanets.ts';
+import { searchSpeciesOccurrence } from './search-species-occurrence.ts';
 import { checkRetractions } from './check-retractions.ts';
 import { getPaper } from './get-paper.ts';
 import { journalInfo } from './journal-info.ts';
@@ -57,6 +58,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'search_expression_data',
   'get_weather_history',
   'get_water_data',
+  'search_species_occurrence',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -84,7 +86,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     get_weather_history: getWeatherHistory,
     search_earthquakes: searchEarthquakes,
     get_water_data: getWaterData,
-    search_species_occurrence: notAvailableYet('search_species_occurrence'),
+    search_species_occurrence: searchSpeciesOccurrence,
     get_air_quality: notAvailableYet('get_air_quality'),
     lookup_astro_object: lookupAstroObject,
     search_exoplanets: searchExoplanets,

@@ -308,6 +308,8 @@ export interface GetAirQualityData {
       /** Share of expected hourly values present, in percent. */
       coverage_pct?: number;
     }>;
+    /** Daily means left out because they lie outside physical bounds (negative or impossibly high); absent when none. */
+    dropped_values?: number;
   }>;
 }
 

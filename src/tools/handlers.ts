@@ -8,6 +8,7 @@ import { ApiError } from '../errors.ts';
 import type { ToolContext } from './context.ts';
 import { createFigure } from './create-figure.ts';
 import { editFigure } from './edit-figure.ts';
+import { getAirQuality } from './get-air-quality.ts';
 import { getFigure } from './get-figure.ts';
 import { getStructure } from './get-structure.ts';
 import { getWaterData } from './get-water-data.ts';
@@ -59,6 +60,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'get_weather_history',
   'get_water_data',
   'search_species_occurrence',
+  'get_air_quality',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -87,7 +89,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     search_earthquakes: searchEarthquakes,
     get_water_data: getWaterData,
     search_species_occurrence: searchSpeciesOccurrence,
-    get_air_quality: notAvailableYet('get_air_quality'),
+    get_air_quality: getAirQuality,
     lookup_astro_object: lookupAstroObject,
     search_exoplanets: searchExoplanets,
     query_gaia: queryGaia,

@@ -7,6 +7,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { finite, text } from './json-fields.ts';
 
 export const SOURCE = 'gbif' as const;
 /** Licences whose records may be returned, as the search filter names them. */
@@ -46,8 +47,6 @@ export interface OccurrenceQuery {
   limit: number;
 }
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-const finite = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 export async function matchSpecies(upstream: UpstreamClient, name: string): Promise<{ taxon?: Taxon; retrievedAt: string }> {
   const answer = await upstream.getJson(SOURCE, { path: '/v2/species/match', searchParams: { scientificName: name, verbose: 'false' } });

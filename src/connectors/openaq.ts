@@ -6,6 +6,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { finite, text } from './json-fields.ts';
 
 export const SOURCE = 'openaq' as const;
 const KEY = { header: 'X-API-Key' } as const;
@@ -41,8 +42,6 @@ export interface DailyMean {
   coveragePct?: number;
 }
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-const finite = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 function results(body: unknown): Array<Record<string, any>> {
   const list = (body as { results?: unknown })?.results;

@@ -9,6 +9,7 @@
 import { sources } from '../../generated/tools.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { finite } from './json-fields.ts';
 
 export const SOURCE = 'usgs-water' as const;
 export const NWIS_HOST = 'https://waterservices.usgs.gov';
@@ -56,8 +57,8 @@ export type SiteQuery = { stateName: string; stateCode: string; limit: number } 
 
 export const siteUrl = (siteNumber: string) => `https://waterdata.usgs.gov/monitoring-location/USGS-${siteNumber}/`;
 
+/** A trimmed non-empty string; inner spaces are kept (station names such as "CT-STM    2" are identifiers too). */
 const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-const finite = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 /** A number sent as a string ("466", "0.00"); fill texts ("", "Ice", "Eqp") are no number. */
 const numberText = (value: unknown): number | undefined => (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : finite(value));
 

@@ -19,6 +19,7 @@ import { lookupDrug } from './lookup-drug.ts';
 import { lookupGeneProtein } from './lookup-gene-protein.ts';
 import { lookupIntegerSequence } from './lookup-integer-sequence.ts';
 import { queryGaia } from './query-gaia.ts';
+import { searchArchives } from './search-archives.ts';
 import { searchClinicalTrials } from './search-clinical-trials.ts';
 import { searchEarthquakes } from './search-earthquakes.ts';
 import { searchExoplanets } from './search-exoplanets.ts';
@@ -61,6 +62,7 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'get_water_data',
   'search_species_occurrence',
   'get_air_quality',
+  'search_archives',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -93,7 +95,7 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     lookup_astro_object: lookupAstroObject,
     search_exoplanets: searchExoplanets,
     query_gaia: queryGaia,
-    search_archives: notAvailableYet('search_archives'),
+    search_archives: searchArchives,
     lookup_integer_sequence: lookupIntegerSequence,
   };
 }

@@ -57,6 +57,18 @@ describeOnEachEngine('get_water_data over HTTP', (engine) => {
     expect([nwis.get('sites'), nwis.get('parameterCd'), nwis.get('statCd'), nwis.get('startDT'), nwis.get('endDT')]).to.deep.equal(['01491000', '00060', '00003', '2020-02-14', '2020-02-15']);
   });
 
+  it('keeps qualifiers and leaves out days whose value is a fill text (hand-made answer in the recorded shape)', async () => {
+    const day = (time: string, value: string, qualifier: string[] | null) => ({
+      type: 'Feature', id: time, geometry: null,
+      properties: { monitoring_location_id: 'USGS-05427718', parameter_code: '00060', statistic_id: '00003', time, value, unit_of_measure: 'ft^3/s', approval_status: 'Provisional', qualifier },
+    });
+    earth.on('usgs-water', '/collections/daily/items', json({ type: 'FeatureCollection', features: [day('2026-01-02', 'Ice', ['ICE']), day('2026-01-01', '18.4', ['ESTIMATED'])], numberReturned: 2 }));
+    earth.on('usgs-water', `${LOCATIONS}/USGS-05427718`, handMadeStreamSite);
+    const result = await earth.charged('get_water_data', { site: '05427718', start: '2026-01-01', end: '2026-01-02' });
+    expectCharged(result);
+    expect(result.answer.body.records[0].data.values).to.deep.equal([{ date: '2026-01-01', value: 18.4, approval_status: 'provisional', qualifiers: ['ESTIMATED'] }]);
+  });
+
   it('lists the stream sites of a state given by its full name, one record per site', async () => {
     earth.on('usgs-water', LOCATIONS, recorded('usgs-water', 'ogcapi-monitoring-locations-2-features.json'));
     const result = await earth.charged('get_water_data', { state: 'connecticut', limit: 2 });

@@ -47,6 +47,9 @@ export function archiveSearchParams(query: PointQuery): Record<string, string | 
 }
 
 export async function getArchiveDaily(upstream: UpstreamClient, query: PointQuery): Promise<ArchiveSeries> {
+  if (!query.variables.some((variable) => DAILY_VARIABLES[variable] !== undefined)) {
+    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has none of the requested variables (${query.variables.join(', ')})`);
+  }
   const answer = await upstream.getJson(SOURCE, { path: '/archive', searchParams: archiveSearchParams(query) });
   return { ...parseArchive(answer.body, query.variables), retrievedAt: answer.retrievedAt };
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { parsePowerCsv, parsePowerJson, pointSearchParams, toSeries } from '../../src/connectors/nasa-power.ts';
-import { archiveSearchParams, monthlyMeans, parseArchive } from '../../src/connectors/open-meteo.ts';
+import { archiveSearchParams, getArchiveDaily, monthlyMeans, parseArchive } from '../../src/connectors/open-meteo.ts';
+import type { UpstreamClient } from '../../src/upstream/client.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
 import { describeRecordings, recording } from './recordings.ts';
 
@@ -83,6 +84,11 @@ describe('nasa-power and open-meteo connectors', () => {
     const parsed = parseArchive({ daily: { time: ['2020-01-30', '2020-01-31', '2020-02-01'], precipitation_sum: [1, null, 4] }, daily_units: { precipitation_sum: 'mm' } }, ['precipitation']);
     expect(parsed.days[1]).to.deep.equal({ date: '2020-01-31', values: {} });
     expect(monthlyMeans(parsed.days)).to.deep.equal([{ date: '2020-01', values: { precipitation: 1 } }, { date: '2020-02', values: { precipitation: 4 } }]);
+  });
+
+  it('Open-Meteo is not asked when it has none of the requested variables (it has no wind at 2 m)', async () => {
+    const failure = await getArchiveDaily({} as UpstreamClient, { latitude: 0, longitude: 0, start: '2020-01-01', end: '2020-01-02', variables: ['wind_speed'] }).catch((error: Error) => error);
+    expect((failure as Error).message).to.equal('open-meteo has none of the requested variables (wind_speed)');
   });
 
   it('an Open-Meteo error body is an upstream error with its reason', () => {

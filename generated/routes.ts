@@ -64,6 +64,7 @@ import type {
   SearchPapersData,
   SearchSpeciesOccurrenceArgs,
   SearchSpeciesOccurrenceData,
+  SearchSpeciesOccurrenceExtra,
   VerifyReferencesArgs,
   VerifyReferencesData,
 } from './types.ts';
@@ -130,7 +131,7 @@ export interface ToolHandlers<Context> {
   /** POST /api/v1/search_papers */
   search_papers: ToolHandler<SearchPapersArgs, SearchPapersData, Context>;
   /** POST /api/v1/search_species_occurrence */
-  search_species_occurrence: ToolHandler<SearchSpeciesOccurrenceArgs, SearchSpeciesOccurrenceData, Context>;
+  search_species_occurrence: ToolHandler<SearchSpeciesOccurrenceArgs, SearchSpeciesOccurrenceData, Context, SearchSpeciesOccurrenceExtra>;
   /** POST /api/v1/verify_references */
   verify_references: ToolHandler<VerifyReferencesArgs, VerifyReferencesData, Context>;
 }

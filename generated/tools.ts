@@ -766,6 +766,23 @@ export const sources = {
     cacheTtlS: 86400,
     note: 'fmt=json changed after the 2024-25 server replacement: accept both the legacy {greeting,count,results} object and a bare array; results come 10 per page; terms are big integers, keep as strings',
   },
+  'open-meteo': {
+    id: 'open-meteo',
+    title: 'Open-Meteo Historical Weather (archive)',
+    baseUrl: 'https://archive-api.open-meteo.com/v1',
+    docsUrl: 'https://open-meteo.com/en/docs/historical-weather-api',
+    license: 'CC-BY-4.0',
+    attribution: 'Weather data by Open-Meteo.com, CC BY 4.0',
+    key: 'none',
+    contactEmail: 'none',
+    timeoutMs: 20000,
+    rateLimit: {
+      requestsPerSecond: 5,
+      concurrency: 2,
+    },
+    cacheTtlS: 21600,
+    note: 'alternative to NASA POWER for get_weather_history: GET /archive?latitude&longitude&start_date&end_date&daily=<list>; latitude/longitude in the answer are the snapped grid cell; missing values are null; errors are 400 {error:true, reason}; free tier under 600 calls/minute for non-commercial use',
+  },
   openalex: {
     id: 'openalex',
     title: 'OpenAlex',
@@ -1759,7 +1776,7 @@ export const tools = {
         },
       },
     ],
-    sources: ['nasa-power'],
+    sources: ['nasa-power', 'open-meteo'],
     calls: [
       {
         source: 'nasa-power',
@@ -1768,6 +1785,10 @@ export const tools = {
       {
         source: 'nasa-power',
         function: 'getMonthlyPoint',
+      },
+      {
+        source: 'open-meteo',
+        function: 'getArchiveDaily',
       },
     ],
     inputSchema: {

@@ -10,7 +10,7 @@ export type ToolName = 'check_retractions' | 'create_figure' | 'edit_figure' | '
 export type PackId = 'general' | 'life' | 'chem' | 'earth' | 'astro' | 'humanities';
 
 /** Every upstream source id. */
-export type SourceId = 'alphafold' | 'arxiv' | 'bls' | 'census' | 'chebi' | 'chembl' | 'clinicaltrials' | 'cod' | 'crossref' | 'datacite' | 'dataverse' | 'dblp' | 'doaj' | 'dryad' | 'ensembl' | 'eric' | 'europeana' | 'europepmc' | 'eurostat' | 'exoplanet-archive' | 'fred' | 'gaia' | 'gbif' | 'geo' | 'gtex' | 'huggingface' | 'imf' | 'inspire-hep' | 'interpro' | 'loc' | 'materials-project' | 'nasa-power' | 'ncbi-gene' | 'nih' | 'nsf' | 'oecd' | 'oeis' | 'openalex' | 'openaq' | 'openfda' | 'owid' | 'pubchem' | 'pubmed' | 'rcsb-pdb' | 'reactome' | 'simbad' | 'string' | 'ukri' | 'uniprot' | 'unpaywall' | 'usgs-earthquakes' | 'usgs-water' | 'world-bank' | 'zenodo';
+export type SourceId = 'alphafold' | 'arxiv' | 'bls' | 'census' | 'chebi' | 'chembl' | 'clinicaltrials' | 'cod' | 'crossref' | 'datacite' | 'dataverse' | 'dblp' | 'doaj' | 'dryad' | 'ensembl' | 'eric' | 'europeana' | 'europepmc' | 'eurostat' | 'exoplanet-archive' | 'fred' | 'gaia' | 'gbif' | 'geo' | 'gtex' | 'huggingface' | 'imf' | 'inspire-hep' | 'interpro' | 'loc' | 'materials-project' | 'nasa-power' | 'ncbi-gene' | 'nih' | 'nsf' | 'oecd' | 'oeis' | 'open-meteo' | 'openalex' | 'openaq' | 'openfda' | 'owid' | 'pubchem' | 'pubmed' | 'rcsb-pdb' | 'reactome' | 'simbad' | 'string' | 'ukri' | 'uniprot' | 'unpaywall' | 'usgs-earthquakes' | 'usgs-water' | 'world-bank' | 'zenodo';
 
 /** One record of a result (spec part 2.3). */
 export interface ToolRecord<Data> {
@@ -308,6 +308,8 @@ export interface GetAirQualityData {
       /** Share of expected hourly values present, in percent. */
       coverage_pct?: number;
     }>;
+    /** Daily means left out because they lie outside physical bounds (negative or impossibly high); absent when none. */
+    dropped_values?: number;
   }>;
 }
 
@@ -599,6 +601,10 @@ export interface GetWeatherHistoryData {
   longitude: number;
   /** Mean elevation of the model grid cell in metres. */
   elevation_m?: number;
+  /** Always gridded_model: values of a model grid cell (about 50 km), not station records. */
+  data_kind: 'gridded_model';
+  /** The model grid the values come from (e.g. MERRA-2 0.5° × 0.625°, about 50 km). */
+  grid?: string;
   /** Time step of the values. */
   aggregate: 'daily' | 'monthly';
   /** First day covered. */
@@ -1513,6 +1519,27 @@ export interface SearchSpeciesOccurrenceData {
   license: 'CC0-1.0' | 'CC-BY-4.0';
   /** Occurrence page at GBIF. */
   occurrence_url?: string;
+}
+
+/** The `extra` of a search_species_occurrence result. */
+export interface SearchSpeciesOccurrenceExtra {
+  /** The taxon the species name resolved to. */
+  taxon?: {
+    /** GBIF backbone taxon key. */
+    key: number;
+    /** Canonical scientific name of the taxon. */
+    canonical_name: string;
+    /** Scientific name with authorship. */
+    scientific_name?: string;
+    /** Rank of the taxon (e.g. SPECIES, GENUS). */
+    rank: string;
+    /** How the name matched: EXACT, FUZZY or HIGHERRANK against scientific names, VERNACULAR as a common name. */
+    match_type: 'EXACT' | 'FUZZY' | 'HIGHERRANK' | 'VERNACULAR';
+    /** Match confidence in percent. */
+    confidence?: number;
+  };
+  /** Total number of records at GBIF matching the filters (CC0 and CC BY only), of which records holds the first ones. */
+  total_count?: number;
 }
 
 /** Arguments of verify_references, as its handler receives them (defaults applied). */

@@ -1,15 +1,19 @@
 /**
- * The hand-written side of the generated route table: one handler per tool. A tool whose
- * connectors are not built yet answers 502 upstream_error (nothing is charged).
+ * The hand-written side of the generated route table: one handler per tool. `availableTools`
+ * lists the tools that answer for real (a tool added to tools.yaml before its connectors are built
+ * gets a handler that throws ApiError('upstream_error', '<tool> is not available yet …') and stays
+ * out of the list).
  */
 import type { ToolHandlers } from '../../generated/routes.ts';
 import type { ToolName } from '../../generated/types.ts';
-import { ApiError } from '../errors.ts';
 import type { ToolContext } from './context.ts';
 import { createFigure } from './create-figure.ts';
 import { editFigure } from './edit-figure.ts';
+import { getAirQuality } from './get-air-quality.ts';
 import { getFigure } from './get-figure.ts';
 import { getStructure } from './get-structure.ts';
+import { getWaterData } from './get-water-data.ts';
+import { getWeatherHistory } from './get-weather-history.ts';
 import { listCapabilities } from './list-capabilities.ts';
 import { lookupAstroObject } from './lookup-astro-object.ts';
 import { lookupCompound } from './lookup-compound.ts';
@@ -18,11 +22,13 @@ import { lookupDrug } from './lookup-drug.ts';
 import { lookupGeneProtein } from './lookup-gene-protein.ts';
 import { lookupIntegerSequence } from './lookup-integer-sequence.ts';
 import { queryGaia } from './query-gaia.ts';
+import { searchArchives } from './search-archives.ts';
 import { searchClinicalTrials } from './search-clinical-trials.ts';
 import { searchDatasets } from './search-datasets.ts';
+import { searchGrants } from './search-grants.ts';
 import { searchEarthquakes } from './search-earthquakes.ts';
 import { searchExoplanets } from './search-exoplanets.ts';
-import { searchGrants } from './search-grants.ts';
+import { searchSpeciesOccurrence } from './search-species-occurrence.ts';
 import { checkRetractions } from './check-retractions.ts';
 import { getPaper } from './get-paper.ts';
 import { journalInfo } from './journal-info.ts';
@@ -31,12 +37,6 @@ import { verifyReferences } from './verify-references.ts';
 import { searchExpressionData } from './search-expression-data.ts';
 import { findSeries } from './find-series.ts';
 import { getSeries } from './get-series.ts';
-
-function notAvailableYet(tool: ToolName): () => Promise<never> {
-  return async () => {
-    throw new ApiError('upstream_error', `${tool} is not available yet: its data-source connectors are not built in this version`);
-  };
-}
 
 /** Tools that answer for real; the README's tool table is checked against this list. */
 export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
@@ -65,6 +65,11 @@ export const availableTools: ReadonlySet<ToolName> = new Set<ToolName>([
   'search_datasets',
   'find_series',
   'get_series',
+  'get_weather_history',
+  'get_water_data',
+  'search_species_occurrence',
+  'get_air_quality',
+  'search_archives',
 ]);
 
 export function createHandlers(): ToolHandlers<ToolContext> {
@@ -89,15 +94,15 @@ export function createHandlers(): ToolHandlers<ToolContext> {
     search_expression_data: searchExpressionData,
     lookup_compound: lookupCompound,
     lookup_material: lookupMaterial,
-    get_weather_history: notAvailableYet('get_weather_history'),
+    get_weather_history: getWeatherHistory,
     search_earthquakes: searchEarthquakes,
-    get_water_data: notAvailableYet('get_water_data'),
-    search_species_occurrence: notAvailableYet('search_species_occurrence'),
-    get_air_quality: notAvailableYet('get_air_quality'),
+    get_water_data: getWaterData,
+    search_species_occurrence: searchSpeciesOccurrence,
+    get_air_quality: getAirQuality,
     lookup_astro_object: lookupAstroObject,
     search_exoplanets: searchExoplanets,
     query_gaia: queryGaia,
-    search_archives: notAvailableYet('search_archives'),
+    search_archives: searchArchives,
     lookup_integer_sequence: lookupIntegerSequence,
   };
 }

@@ -2,7 +2,7 @@
  * Turns what an upstream sent back into a short, clean reason for an error message: never HTML,
  * never a whole body, at most 200 characters without control characters. Knows the error formats
  * of the sources in use (FDSN plain text, TAP VOTable QUERY_STATUS, JSON `error`/`message`/
- * `error_message`/`detail` fields, Crossref's `message` list of `{message}` objects, OpenAlex's
+ * `error_message`/`detail`/`reason` fields (Open-Meteo's `reason`), Crossref's `message` list of `{message}` objects, OpenAlex's
  * `error` with its `message`, Eurostat's `error[].label`, PubChem's `Fault`, JSON:API `errors[].title`).
  */
 const MAX_REASON = 200;
@@ -68,7 +68,7 @@ function faultTexts(fault: unknown): string[] {
 
 /** `error` and `message` (or `detail`, `errors`) of a JSON error body, joined: "Invalid query parameters error: X is not a valid field". */
 function jsonReason(body: Record<string, unknown>): string | undefined {
-  const parts = [...new Set([...faultTexts(body.Fault), ...[body.error, body.message, body.error_message, body.detail, body.errors].flatMap(texts)])];
+  const parts = [...new Set([...faultTexts(body.Fault), ...[body.error, body.message, body.error_message, body.detail, body.reason, body.errors].flatMap(texts)])];
   if (parts.length === 0) return undefined;
   return parts.map((part, index) => (index < parts.length - 1 ? part.replace(/[.:;]+$/, '') : part)).join(': ');
 }

@@ -64,6 +64,8 @@ export interface UpstreamOptions {
   cache?: ResponseCache;
   logger?: Logger;
   retry?: Partial<RetryPolicy>;
+  /** Pacing per host group; tests give one with a fake clock. */
+  limiter?: HostGroupLimiter;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, totalTimeoutFactor: 2 };
@@ -76,7 +78,7 @@ export class UpstreamClient {
   readonly userAgent: string;
   private readonly sources = new Map<SourceId, ResolvedSource>();
   private readonly inFlight = new Map<string, Promise<CachedAnswer & { fromCache: boolean }>>();
-  private readonly limiter = new HostGroupLimiter();
+  private readonly limiter: HostGroupLimiter;
   private readonly retry: RetryPolicy;
   private readonly cache: ResponseCache;
   private readonly http = got.extend({
@@ -90,6 +92,7 @@ export class UpstreamClient {
     this.userAgent = `${PRODUCT}/${packageJson.version} (research lookup service${options.contactEmail ? `; mailto:${options.contactEmail}` : ''})`;
     this.cache = options.cache ?? createResponseCache(undefined);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.limiter = options.limiter ?? new HostGroupLimiter();
   }
 
   source(id: SourceId): ResolvedSource {
@@ -142,8 +145,15 @@ export class UpstreamClient {
         () => this.inFlight.delete(cacheKey),
       );
     }
-    const answer = await pending;
-    return { body: decode(answer, source), retrievedAt: answer.retrievedAt, fromCache: answer.fromCache, url: shownUrl };
+    try {
+      const answer = await pending;
+      return { body: decode(answer, source), retrievedAt: answer.retrievedAt, fromCache: answer.fromCache, url: shownUrl };
+    } catch (error) {
+      if (error instanceof UpstreamError && source.key && error.message.includes(source.key)) {
+        throw new UpstreamError(error.source, error.kind, withoutKey(source, error.message), error.status);
+      }
+      throw error;
+    }
   }
 
   private prepare(source: ResolvedSource, request: UpstreamRequest) {
@@ -212,7 +222,7 @@ export class UpstreamClient {
           }
           break;
         }
-        this.options.logger?.warn({ source: source.id, attempt, delay_ms: delay, reason: error.message }, 'upstream attempt failed; retrying');
+        this.options.logger?.warn({ source: source.id, attempt, delay_ms: delay, reason: withoutKey(source, error.message) }, 'upstream attempt failed; retrying');
         await sleep(delay);
       }
     }
@@ -344,6 +354,11 @@ function redirectRefused(source: ResolvedSource, status: number, location: strin
 
 function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/** A text without the source's key: some APIs echo it in their bodies (Europeana's `apikey`, its item links). */
+function withoutKey(source: ResolvedSource, text: string): string {
+  return source.key ? text.split(source.key).join('[key]') : text;
 }
 
 function fromRequestError(source: ResolvedSource, error: Error & { code?: string }, timeoutMs: number): UpstreamError {

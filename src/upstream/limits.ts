@@ -1,28 +1,52 @@
 /**
- * Per host group pacing: one p-queue per group with the group's concurrency and request rate.
- * A rate below one request per second becomes one request per 1/rate seconds; above it, up to
- * `floor(rate)` requests per window of `floor(rate)/rate` seconds.
+ * Per host group pacing: one p-queue per group for its concurrency, and request starts spaced at
+ * least 1/rate apart (0.33/s: one start every 3.03 s, so never more than 20 in any minute). The clock
+ * is injectable so that tests can run minutes of pacing without waiting for them.
  */
 import PQueue from 'p-queue';
 import { hostGroupLimit, type HostGroupLimit } from './sources.ts';
 
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
+
 export class HostGroupLimiter {
   private readonly queues = new Map<string, PQueue>();
+  /** When the next request of each group may start. */
+  private readonly nextStart = new Map<string, number>();
 
-  constructor(private readonly limitOf: (group: string) => HostGroupLimit = hostGroupLimit) {}
+  constructor(
+    private readonly limitOf: (group: string) => HostGroupLimit = hostGroupLimit,
+    private readonly clock: Clock = realClock,
+  ) {}
 
   /** Runs `task` when the group's limits allow it. */
   run<T>(group: string, task: () => Promise<T>): Promise<T> {
-    return this.queue(group).add(task) as Promise<T>;
+    return this.queue(group).add(async () => {
+      await this.paced(group);
+      return task();
+    }) as Promise<T>;
+  }
+
+  /** Waits for the group's next start time and reserves the one after it (synchronously, so concurrent starts stay spaced). */
+  private async paced(group: string): Promise<void> {
+    const spacingMs = 1000 / this.limitOf(group).requestsPerSecond;
+    const now = this.clock.now();
+    const start = Math.max(now, this.nextStart.get(group) ?? now);
+    this.nextStart.set(group, start + spacingMs);
+    if (start > now) await this.clock.sleep(start - now);
   }
 
   private queue(group: string): PQueue {
     let queue = this.queues.get(group);
     if (!queue) {
-      const limit = this.limitOf(group);
-      const intervalCap = Math.max(1, Math.floor(limit.requestsPerSecond));
-      const interval = Math.ceil((intervalCap / limit.requestsPerSecond) * 1000);
-      queue = new PQueue({ concurrency: Math.max(1, limit.concurrency), intervalCap, interval });
+      queue = new PQueue({ concurrency: Math.max(1, this.limitOf(group).concurrency) });
       this.queues.set(group, queue);
     }
     return queue;

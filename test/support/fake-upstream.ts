@@ -52,7 +52,8 @@ export const json = (body: unknown, extra: Partial<{ status: number; headers: Re
   ...extra,
 });
 
-export async function startFakeUpstream(): Promise<FakeUpstream> {
+/** `now` stamps each hit (`Hit.at`); a test with a fake clock passes its own. */
+export async function startFakeUpstream(now: () => number = Date.now): Promise<FakeUpstream> {
   const routes = new Map<string, Route>();
   const hits: Hit[] = [];
   const sockets = new Set<Socket>();
@@ -62,7 +63,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      hits.push({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers, body: Buffer.concat(chunks).toString(), at: Date.now() });
+      hits.push({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers, body: Buffer.concat(chunks).toString(), at: now() });
       const route = routes.get(url.pathname);
       if (!route) {
         response.writeHead(404, { 'content-type': 'text/plain' }).end(`fake upstream: nothing at ${url.pathname}`);

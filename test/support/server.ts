@@ -14,6 +14,7 @@ import { createAccount, createKey } from '../../src/ledger/index.ts';
 import { createLogger } from '../../src/logging.ts';
 import { createApp } from '../../src/server/app.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
+import type { UpstreamClient } from '../../src/upstream/client.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -23,7 +24,7 @@ export interface TestServer {
 
 export async function startServer(
   db: Knex,
-  options: { rateLimitPerMinute?: number; handlers?: ToolHandlers<ToolContext>; env?: NodeJS.ProcessEnv; figureRenderer?: FigureRenderer } = {},
+  options: { rateLimitPerMinute?: number; handlers?: ToolHandlers<ToolContext>; env?: NodeJS.ProcessEnv; figureRenderer?: FigureRenderer; upstream?: UpstreamClient } = {},
 ): Promise<TestServer> {
   // Tests play clients at many addresses through X-Forwarded-For, so the loopback peer is a trusted proxy here unless a test says otherwise.
   const config = loadConfig({
@@ -36,7 +37,7 @@ export async function startServer(
       done();
     },
   });
-  const app = await createApp({ db, config, logger: createLogger('info', sink), handlers: options.handlers, figureRenderer: options.figureRenderer });
+  const app = await createApp({ db, config, logger: createLogger('info', sink), handlers: options.handlers, figureRenderer: options.figureRenderer, upstream: options.upstream });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;

@@ -26,7 +26,7 @@ describe('the README table of sources', () => {
   it('has one row per manifest source with its licence, key need and variables', async () => {
     const { sourceTable } = await import('../../src/upstream/source-table.ts');
     const rows = sourceTable().trimEnd().split('\n');
-    expect(rows).to.have.length(2 + 54);
+    expect(rows).to.have.length(2 + 55);
     expect(rows).to.include(
       '| `fred` FRED (Federal Reserve Bank of St. Louis) | FRED API Terms of Use (some series third-party copyrighted) | **required** | `SOURCE_FRED_URL`, `SOURCE_FRED_KEY` | 2/s, 2 at once | `find_series`, `get_series` |',
     );

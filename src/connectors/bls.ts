@@ -11,6 +11,7 @@ import { bestMatches } from '../statistics/matching.ts';
 import { frequencyOfPeriod, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import type { Candidates, FetchedSeries, Frequency, Observation, SeriesFacts, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'bls' as const;
 /** Years per request the API allows with a registration key, and without one. */
@@ -126,7 +127,7 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
     : [[undefined, undefined]];
   const answers = await Promise.all(windows.map(([from, to]) =>
     upstream.getJson(SOURCE, {
-      path: `/timeseries/data/${encodeURIComponent(request.id)}`,
+      path: path`/timeseries/data/${request.id}`,
       searchParams: { startyear: from, endyear: to, catalog: hasKey ? 'true' : undefined },
       key: { query: 'registrationkey' },
     })));

@@ -29,7 +29,7 @@ export function searchParams(query: ArchiveQuery): URLSearchParams {
 }
 
 export async function searchRecords(upstream: UpstreamClient, query: ArchiveQuery): Promise<{ total?: number; items: ArchiveItem[]; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, { path: `/search.json?${searchParams(query)}`, key: { query: 'wskey' } });
+  const answer = await upstream.getJson(SOURCE, { path: '/search.json', searchParams: searchParams(query), key: { query: 'wskey' } });
   return { ...parseSearch(answer.body, query.type), retrievedAt: answer.retrievedAt };
 }
 

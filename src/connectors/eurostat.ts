@@ -13,6 +13,7 @@ import { bestMatches } from '../statistics/matching.ts';
 import { frequencyOf, normalisePeriod, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import { pickedNote, type Candidates, type FetchedSeries, type Observation, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'eurostat' as const;
 /** Codes that stand for a total: preferred when a dimension was left open. */
@@ -158,7 +159,7 @@ export async function getData(upstream: UpstreamClient, request: SeriesRequest):
   const requested = { ...request.dimensions, ...(request.country ? { geo: geoOf(request.country) } : {}) };
   const period = (value: string | undefined) => value?.slice(0, 7); // Eurostat takes years and months, not days
   const answer = await upstream.getJson<object>(SOURCE, {
-    path: `/statistics/1.0/data/${encodeURIComponent(request.id)}`,
+    path: path`/statistics/1.0/data/${request.id}`,
     searchParams: { format: 'JSON', lang: 'EN', ...requested, sinceTimePeriod: period(request.start), untilTimePeriod: period(request.end) },
   });
   return { series: seriesFromDataset(answer.body, request, requested), retrievedAt: answer.retrievedAt };

@@ -107,8 +107,7 @@ export function occurrenceSearchParams(query: OccurrenceQuery): URLSearchParams 
 }
 
 export async function searchOccurrences(upstream: UpstreamClient, query: OccurrenceQuery): Promise<{ count: number; occurrences: Occurrence[]; retrievedAt: string }> {
-  // The licence filter repeats its parameter, so the query string is built here rather than as a map.
-  const answer = await upstream.getJson(SOURCE, { path: `/v1/occurrence/search?${occurrenceSearchParams(query)}` });
+  const answer = await upstream.getJson(SOURCE, { path: '/v1/occurrence/search', searchParams: occurrenceSearchParams(query) });
   return { ...parseOccurrences(answer.body), retrievedAt: answer.retrievedAt };
 }
 

@@ -16,6 +16,7 @@ import { endDate, frequencyOf, observationsFrom, startDate, valueOf, withinPerio
 import { pickSeries, readSdmxXml } from '../statistics/sdmx.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import { optional, pickedNote, type Candidates, type FetchedSeries, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'imf' as const;
 const DATAMAPPER_HOST = 'https://www.imf.org/external';
@@ -90,7 +91,7 @@ async function getDataMapperSeries(upstream: UpstreamClient, request: SeriesRequ
   const periods = startYear && endYear && endYear >= startYear ? Array.from({ length: endYear - startYear + 1 }, (_, index) => startYear + index).join(',') : undefined;
   const base = dataMapperBase(upstream);
   const [data, list] = await Promise.all([
-    upstream.getJson(SOURCE, { baseUrl: base, path: `${DATAMAPPER_PATH}/${encodeURIComponent(request.id)}/${encodeURIComponent(area)}`, searchParams: { periods } }),
+    upstream.getJson(SOURCE, { baseUrl: base, path: DATAMAPPER_PATH + path`/${request.id}/${area}`, searchParams: { periods } }),
     optional(async () => parseIndicators((await upstream.getJson(SOURCE, { baseUrl: base, path: `${DATAMAPPER_PATH}/indicators` })).body), 'the indicator\'s title, units and description'),
   ]);
   const indicator = list.value?.find((candidate) => candidate.code === request.id);

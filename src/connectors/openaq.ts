@@ -7,6 +7,7 @@
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { finite, text } from './json-fields.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'openaq' as const;
 const KEY = { header: 'X-API-Key' } as const;
@@ -112,7 +113,7 @@ export function parseSensors(list: Array<Record<string, any>>): Sensor[] {
 export const parseSensorList = (body: unknown): Sensor[] => parseSensors(results(body));
 
 export async function getSensorDays(upstream: UpstreamClient, sensorId: number, start: string, end: string): Promise<{ days: DailyMean[]; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, { path: `/sensors/${sensorId}/days`, searchParams: { date_from: start, date_to: end, limit: MAX_DAYS, page: 1 }, key: KEY });
+  const answer = await upstream.getJson(SOURCE, { path: path`/sensors/${sensorId}/days`, searchParams: { date_from: start, date_to: end, limit: MAX_DAYS, page: 1 }, key: KEY });
   return { days: parseDailyMeans(answer.body), retrievedAt: answer.retrievedAt };
 }
 

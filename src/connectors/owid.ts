@@ -12,6 +12,7 @@ import { countryOf } from '../statistics/countries.ts';
 import { observationsFrom, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import { optional, type Candidates, type FetchedSeries, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'owid' as const;
 export const WORLD = 'OWID_WRL';
@@ -109,8 +110,8 @@ export async function getChartData(upstream: UpstreamClient, request: SeriesRequ
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
   const time = startYear || endYear ? `${startYear ?? 'earliest'}..${endYear ?? 'latest'}` : undefined;
   const [data, meta] = await Promise.all([
-    upstream.getText(SOURCE, { path: `/grapher/${slug}.csv`, searchParams: { csvType: 'filtered', country: `~${entity}`, time, useColumnShortNames: 'true' } }),
-    optional(async () => parseMetadata((await upstream.getJson(SOURCE, { path: `/grapher/${slug}.metadata.json`, searchParams: { useColumnShortNames: 'true' } })).body), 'the chart\'s title, units and citation'),
+    upstream.getText(SOURCE, { path: path`/grapher/${slug}` + '.csv', searchParams: { csvType: 'filtered', country: `~${entity}`, time, useColumnShortNames: 'true' } }),
+    optional(async () => parseMetadata((await upstream.getJson(SOURCE, { path: path`/grapher/${slug}` + '.metadata.json', searchParams: { useColumnShortNames: 'true' } })).body), 'the chart\'s title, units and citation'),
   ]);
   const read = parseChartCsv(data.body, entity, request.dimensions.column);
   const metadata = meta.value ?? { title: undefined, columns: [] };

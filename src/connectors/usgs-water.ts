@@ -10,6 +10,7 @@ import { sources } from '../../generated/tools.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { finite } from './json-fields.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'usgs-water' as const;
 export const NWIS_HOST = 'https://waterservices.usgs.gov';
@@ -146,7 +147,7 @@ export function parseDailyItems(body: unknown): DailySeries & { next?: Record<st
 /** One site by number; undefined when the API does not know it (404). */
 export async function getMonitoringLocation(upstream: UpstreamClient, siteNumber: string): Promise<Site | undefined> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: `/collections/monitoring-locations/items/USGS-${siteNumber}`, searchParams: { f: 'json' }, key: { header: 'X-Api-Key' } });
+    const answer = await upstream.getJson(SOURCE, { path: path`/collections/monitoring-locations/items/${`USGS-${siteNumber}`}`, searchParams: { f: 'json' }, key: { header: 'X-Api-Key' } });
     return parseMonitoringLocations(answer.body)[0];
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return undefined;

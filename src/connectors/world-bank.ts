@@ -11,6 +11,7 @@ import { bestMatches } from '../statistics/matching.ts';
 import { observationsFrom, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import { optional, type Candidates, type FetchedSeries, type SeriesFacts, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
+import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'world-bank' as const;
 /** World Development Indicators: the API's own source id; its list is small enough to search here. */
@@ -105,11 +106,11 @@ export async function getIndicatorData(upstream: UpstreamClient, request: Series
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
   const date = startYear || endYear ? `${startYear ?? '1960'}:${endYear ?? new Date().getUTCFullYear()}` : undefined;
   const page = (number: number) =>
-    upstream.getJson(SOURCE, { path: `/country/${encodeURIComponent(area)}/indicator/${encodeURIComponent(request.id)}`, searchParams: { format: 'json', per_page: PAGE_SIZE, page: number, date } });
+    upstream.getJson(SOURCE, { path: path`/country/${area}/indicator/${request.id}`, searchParams: { format: 'json', per_page: PAGE_SIZE, page: number, date } });
   const [first, meta] = await Promise.all([
     page(1),
     optional(async () => {
-      const answer = await upstream.getJson(SOURCE, { path: `/indicator/${encodeURIComponent(request.id)}`, searchParams: { format: 'json' } });
+      const answer = await upstream.getJson(SOURCE, { path: path`/indicator/${request.id}`, searchParams: { format: 'json' } });
       return parseIndicators(answer.body).find((indicator) => indicator.id.toUpperCase() === request.id.toUpperCase());
     }, 'the indicator\'s description'),
   ]);

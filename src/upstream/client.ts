@@ -27,7 +27,8 @@ export const PRODUCT = 'research-tools-api';
 export interface UpstreamRequest {
   /** Path after the source's base URL, beginning with `/` (or '' for the base URL itself); identifiers in it go through path`…` (./path.ts). */
   path: string;
-  searchParams?: Record<string, string | number | undefined>;
+  /** Query parameters; URLSearchParams where a parameter repeats (GBIF's license=…&license=…). */
+  searchParams?: Record<string, string | number | undefined> | URLSearchParams;
   method?: 'GET' | 'POST';
   /** Form fields of a POST (application/x-www-form-urlencoded). */
   form?: Record<string, string>;
@@ -159,10 +160,11 @@ export class UpstreamClient {
   private prepare(source: ResolvedSource, request: UpstreamRequest) {
     const url = withinBase(source, (request.baseUrl ?? source.baseUrl).replace(/\/+$/, ''), request.path);
     const shown = new URL(url);
-    for (const [name, value] of Object.entries(request.searchParams ?? {})) {
+    const parameters = request.searchParams instanceof URLSearchParams ? [...request.searchParams] : Object.entries(request.searchParams ?? {});
+    for (const [name, value] of parameters) {
       if (value === undefined) continue;
-      url.searchParams.set(name, String(value));
-      shown.searchParams.set(name, String(value));
+      url.searchParams.append(name, String(value));
+      shown.searchParams.append(name, String(value));
     }
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.8', ...request.headers };
     if (request.key) {

@@ -11,9 +11,12 @@ import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
+import { LedgerGate } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
 import { errorMiddleware } from './error-middleware.ts';
+import { configureHttpServer } from './http-server.ts';
+import { InFlight } from './in-flight.ts';
 import { createRateLimits } from './rate-limits.ts';
 import { createRequestValidator } from './request-validation.ts';
 import { toolCallHandler } from './tool-call.ts';
@@ -53,6 +56,11 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   app.get('/files/:name', fileHandler(files));
   const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 
+  // Holds per account and in all, in this process: the pool's other connections stay free for other work.
+  const gate = new LedgerGate(2, 6);
+  const inFlight = new InFlight();
+  app.locals.inFlight = inFlight;
+
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   app.get('/api/v1/:tool', describeToolHandler());
@@ -62,6 +70,7 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
       db, config, logger, limits, upstream, figures,
       routes: buildRouteTable(handlers),
       validateRequest: createRequestValidator(openapi),
+      gate, inFlight,
     }),
   );
   app.all('/api/v1/:tool', (request) => {
@@ -71,5 +80,8 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
     throw new ApiError('not_found', `nothing at ${request.method} ${request.path}; the API lives under /api/v1`);
   });
   app.use(errorMiddleware(logger));
+
+  const listen = app.listen.bind(app) as (...args: unknown[]) => ReturnType<Express['listen']>;
+  app.listen = ((...args: unknown[]) => configureHttpServer(listen(...args))) as Express['listen'];
   return app;
 }

@@ -1,7 +1,8 @@
 /**
  * POST /api/v1/<tool>: the order of checks of the design — unknown tool 404, key 401, rate 429,
- * pack 403, body and schema 400, credits 402 — then the handler, then 200; or 502/500 with the
- * debit refunded. Every keyed call is written to the call log.
+ * pack 403, body and schema 400, credits 402 (503 when they cannot be reached in time) — then the
+ * handler, then 200 with the held credits captured; or 502/500 with them released. Every keyed
+ * call is written to the call log (with the settlement, for a charged call).
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
@@ -12,13 +13,14 @@ import { tools, type ToolMetadata } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { debit, recordCall, refund } from '../ledger/index.ts';
+import { holdForCall, recordCallReliably, settleCall, type CallRecord, type LedgerGate } from '../ledger/index.ts';
 import type { ToolContext } from '../tools/context.ts';
 import type { FigureJobRunner } from '../figures/runner.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { applyDefaults, checkConstraints } from './arguments.ts';
 import { authenticate } from './auth.ts';
 import { toApiError } from './error-middleware.ts';
+import type { InFlight } from './in-flight.ts';
 import type { RateLimits } from './rate-limits.ts';
 
 /** The documented maximum request body. */
@@ -33,6 +35,10 @@ export interface ToolCallDependencies {
   figures: FigureJobRunner;
   routes: Array<Route<ToolContext>>;
   validateRequest: (request: Request, response: Response) => Promise<void>;
+  /** Bounds this process's concurrent holds per account. */
+  gate: LedgerGate;
+  /** What a shutdown waits for (and releases when it cannot wait longer). */
+  inFlight: InFlight;
 }
 
 export function findTool(name: string): ToolMetadata {
@@ -60,16 +66,24 @@ async function readBody(request: Request, response: Response): Promise<void> {
 }
 
 export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
-  const { db, config, logger, limits, upstream, figures } = deps;
+  const { db, config, logger, limits, upstream, figures, gate, inFlight } = deps;
   const handlers = new Map(deps.routes.map((route) => [route.tool as string, route.handler]));
 
-  return async (request, response) => {
+  return (request, response) => inFlight.track(callTool(request, response));
+
+  async function callTool(request: Request, response: Response): Promise<void> {
     const started = process.hrtime.bigint();
     const tool = findTool(String(request.params.tool));
     const caller = await authenticate(request, db, limits);
     const callId = `call_${randomUUID().replace(/-/g, '')}`;
+    const held = { callId, accountId: caller.accountId, credits: tool.credits };
     let status = 'ok';
     let charged = 0;
+    let holding = false;
+    let recorded = false;
+    const record = (): CallRecord => ({
+      callId, accountId: caller.accountId, keyId: caller.keyId, tool: tool.name, status, credits: charged, durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+    });
     try {
       response.set(await limits.consumeKey(caller.keyId));
       if (caller.disabledPacks.includes(tool.pack)) {
@@ -81,30 +95,36 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
       const problems = checkConstraints(tool, args);
       if (problems.length > 0) throw new ApiError('invalid_input', problems.join('; '));
 
-      const debited = await debit(db, { callId, accountId: caller.accountId, credits: tool.credits });
+      const debited = await holdForCall(db, held, { waitMs: config.chargeWaitMs, gate });
       if (!debited.ok) {
         throw new ApiError('insufficient_credits', `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`);
       }
-      charged = tool.credits;
-      let outcome;
-      try {
-        const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
-        outcome = await handlers.get(tool.name)!(args as never, context);
-      } catch (error) {
-        await refund(db, callId);
-        charged = 0;
-        throw error;
-      }
+      holding = true;
+      inFlight.holding(held);
+      const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
+      const outcome = await handlers.get(tool.name)!(args as never, context);
+      // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.
+      charged = await settleCall(db, held, record(), true);
+      recorded = true;
       response.status(200).json({ ...outcome, credits_used: charged, call_id: callId });
     } catch (error) {
       status = toApiError(error).code;
+      if (holding && !recorded) {
+        // Released with its call row before the error answer; if the database stays out of reach, the reconciler releases it.
+        recorded = await settleCall(db, held, record(), false).then(
+          () => true,
+          (failure: unknown) => (logger.error({ err: failure, call_id: callId }, 'could not release the credits held by a failed call'), false),
+        );
+      }
       throw error;
     } finally {
+      if (holding) inFlight.settled(callId);
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ call_id: callId, tool: tool.name, status, credits: charged, duration_ms: Math.round(durationMs * 10) / 10 }, 'tool call');
-      await recordCall(db, {
-        callId, accountId: caller.accountId, keyId: caller.keyId, tool: tool.name, status, credits: charged, durationMs: Math.round(durationMs),
-      }).catch((error: unknown) => logger.error({ err: error, call_id: callId }, 'could not write the call log'));
+      // Written after the answer (a locked account must not delay it), retried; a shutdown waits for it.
+      if (!recorded) {
+        inFlight.track(recordCallReliably(db, record()).catch((error: unknown) => logger.error({ err: error, call_id: callId }, 'could not write the call log')));
+      }
     }
-  };
+  }
 }

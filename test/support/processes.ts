@@ -4,7 +4,10 @@ import { createInterface } from 'node:readline';
 
 export interface ServerProcess {
   baseUrl: string;
+  /** SIGTERM, then the process's exit. */
   stop(): Promise<void>;
+  /** Sends `signal` (SIGKILL: a crash) and waits for the exit. */
+  kill(signal: NodeJS.Signals): Promise<void>;
 }
 
 export async function startServerProcess(entry: string, env: Record<string, string>): Promise<ServerProcess> {
@@ -33,11 +36,15 @@ export async function startServerProcess(entry: string, env: Record<string, stri
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => kill('SIGTERM'),
+    kill,
   };
+
+  function kill(signal: NodeJS.Signals): Promise<void> {
+    return new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  }
 }

@@ -17,7 +17,7 @@ export class DatabaseUrlError extends Error {}
 export const POOL_ACQUIRE_TIMEOUT_MS = 5000;
 export const LOCK_WAIT_TIMEOUT_S = 2;
 export const STATEMENT_TIMEOUT_S = 30;
-export const SQLITE_BUSY_TIMEOUT_MS = 2000;
+export const SQLITE_BUSY_TIMEOUT_MS = 250;
 const POOL_SIZE = 10;
 
 /** Knex's warnings, less the migration-lock ones: migrateToLatest waits and retries instead. */

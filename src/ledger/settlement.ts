@@ -42,11 +42,17 @@ export async function holdForCall(db: Knex, held: Held, options: HoldOptions): P
   const leave = options.gate ? await options.gate.enter(held.accountId, deadline) : () => undefined;
   try {
     return await retryTransient(deadline, async (attempt) => {
+      // A failed attempt may have committed all the same (the answer to its COMMIT was lost, or the
+      // server finished it after the connection died): read before holding again, and read again
+      // when the new attempt finds the credits already gone or the call already holding.
+      const earlierMayHaveCommitted = attempt > 1;
+      if (earlierMayHaveCommitted && (await findHold(db, held.callId))) return { ok: true };
       try {
-        return await hold(db, held);
+        const result = await hold(db, held);
+        if (!result.ok && earlierMayHaveCommitted && (await findHold(db, held.callId))) return { ok: true };
+        return result;
       } catch (error) {
-        // After a failed attempt, a conflict means that attempt committed after all: the call holds its credits.
-        if (attempt > 1 && error instanceof LedgerError && error.code === 'conflict') return { ok: true };
+        if (earlierMayHaveCommitted && error instanceof LedgerError && error.code === 'conflict') return { ok: true };
         throw error;
       }
     });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Knex } from 'knex';
 import {
   LedgerGate, createAccount, createKey, findSettlement, hold, holdForCall, releaseExpiredHolds, settleCall, type CallRecord, type Held,
 } from '../../src/ledger/index.ts';
@@ -14,6 +15,24 @@ const WAIT = { waitMs: 5000 };
 
 function callOf(held: Held, keyId: string | null = null): CallRecord {
   return { callId: held.callId, accountId: held.accountId, keyId, tool: 'search_papers', status: 'ok', credits: 0, durationMs: 1 };
+}
+
+/** The database, except that the first transaction's COMMIT succeeds and its answer is lost, as when the connection dies just then. */
+function losingFirstCommitAnswer(db: Knex): Knex {
+  let lost = false;
+  return new Proxy(db, {
+    get(target, property) {
+      if (property !== 'transaction') return Reflect.get(target, property);
+      return async (work: (trx: Knex.Transaction) => Promise<unknown>) => {
+        const result = await target.transaction(work);
+        if (!lost) {
+          lost = true;
+          throw Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+        }
+        return result;
+      };
+    },
+  });
 }
 
 describeOnEachEngine('credits: holds, settlement and reconciliation', (engine) => {
@@ -101,6 +120,24 @@ describeOnEachEngine('credits: holds, settlement and reconciliation', (engine) =
     );
     expect(outcomes).to.not.include('charged');
     await expectBalance(engine.db, id, 20);
+  });
+
+  it('a hold whose COMMIT answer was lost is found by reading again, not taken for "not charged", even when it took the last credit', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Lost answer', credits: 1 });
+    const held = { callId: newCallId(), accountId: id, credits: 1 };
+    expect(await holdForCall(losingFirstCommitAnswer(engine.db), held, WAIT)).to.deep.equal({ ok: true });
+    expect(await kinds(held.callId)).to.deep.equal(['hold']);
+    await expectBalance(engine.db, id, 0);
+  });
+
+  it('a capture whose COMMIT answer was lost is retried into the same single capture and call row', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Lost capture', credits: 3 });
+    const held = { callId: newCallId(), accountId: id, credits: 1 };
+    await holdForCall(engine.db, held, WAIT);
+    expect(await settleCall(losingFirstCommitAnswer(engine.db), held, callOf(held), true)).to.equal(1);
+    expect(await kinds(held.callId)).to.deep.equal(['hold', 'capture']);
+    expect(await engine.db('calls').where({ call_id: held.callId }).pluck('credits')).to.have.length(1);
+    await expectBalance(engine.db, id, 2);
   });
 
   it('lets exactly 50 of 200 concurrent 1-credit holds through on an account holding 50', async function () {

@@ -189,6 +189,8 @@ describeOnEachEngine('a failed call costs nothing, under faults', (engine) => {
       const ok = answers.filter((answer) => answer.status === 200);
       expect(ok.length, 'calls answered 200').to.be.greaterThan(0);
       expect(answers.filter((answer) => answer.status !== 200).every((answer) => typeof answer.body?.error?.code === 'string'), 'every error is JSON').to.equal(true);
+      // A lost connection is a 503 (retry later), never a 500; the failing tool's own 502 stays.
+      expect([...new Set(answers.map((answer) => answer.status))].filter((status) => ![200, 502, 503].includes(status)), 'other statuses').to.deep.equal([]);
 
       const holds = await untilAllSettled(engine.db, caller.accountId);
       expect(holds.filter((held) => held.settlements.length !== 1), 'holds settled more than once').to.deep.equal([]);

@@ -6,6 +6,10 @@
  */
 import { LedgerError } from './errors.ts';
 
+/** Holds one process takes at once for one account, and in all: 6 of the pool's 10 connections. */
+export const HOLDS_PER_ACCOUNT = 2;
+export const HOLDS_IN_ALL = 6;
+
 interface Waiter {
   accountId: string;
   admit: () => void;

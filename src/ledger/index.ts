@@ -29,5 +29,5 @@ export { inTransaction } from './transaction.ts';
 export { hold, capture, release, findHold, findSettlement, type Held, type HoldResult, type Settlement } from './holds.ts';
 export { holdForCall, settleCall, recordCallReliably, releaseIfHeld, type HoldOptions } from './settlement.ts';
 export { releaseExpiredHolds, HoldReconciler } from './reconcile.ts';
-export { LedgerGate } from './gate.ts';
+export { LedgerGate, HOLDS_PER_ACCOUNT, HOLDS_IN_ALL } from './gate.ts';
 export { isTransient } from './retry.ts';

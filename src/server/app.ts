@@ -11,7 +11,7 @@ import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
-import { LedgerGate } from '../ledger/index.ts';
+import { HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
 import { errorMiddleware } from './error-middleware.ts';
@@ -56,8 +56,8 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   app.get('/files/:name', fileHandler(files));
   const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 
-  // Holds per account and in all, in this process: the pool's other connections stay free for other work.
-  const gate = new LedgerGate(2, 6);
+  // The pool's other connections stay free for other accounts, free calls and /readyz.
+  const gate = new LedgerGate(HOLDS_PER_ACCOUNT, HOLDS_IN_ALL);
   const inFlight = new InFlight();
   app.locals.inFlight = inFlight;
 

@@ -15,6 +15,8 @@ import { call, newCaller, type Answer } from '../support/server.ts';
 import { ledgerKinds, pollFigure, temporaryFolder } from '../figures/helpers.ts';
 
 const ENTRY = 'test/support/serve.ts';
+// One folder for the figure images of both engines' runs (each run has its own queue).
+const filesDir = temporaryFolder();
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A TCP server that accepts connections and never answers: an upstream that hangs. */
@@ -128,7 +130,6 @@ describeOnEachEngine('a failed call costs nothing, under faults', (engine) => {
 
   it('a server stopped mid-render puts the figure back in the queue; a restarted server finishes it, charged once', async function () {
     this.timeout(90_000);
-    const filesDir = temporaryFolder();
     const queue = `faults-${process.pid}-${Date.now()}`;
     const env = { FILES_DIR: filesDir, FIGURE_QUEUE: queue, FIGURE_SYNC_WAIT_MS: '0' };
     const first = await start({ ...env, TEST_RENDER_DELAY_MS: '60000' });

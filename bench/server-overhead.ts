@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { Knex } from 'knex';
 import {
-  authenticateKey, createAccount, createKey, debit, migrateToLatest, openDatabase, recordCall,
+  authenticateKey, createAccount, createKey, hold, migrateToLatest, openDatabase, recordCall,
 } from '../src/ledger/index.ts';
 import { createRateLimits } from '../src/server/rate-limits.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/processes.ts';
@@ -83,7 +83,7 @@ async function hotPathSteps(engine: string, url: string): Promise<string[]> {
     const steps: Array<[string, number]> = [
       ['key + packs lookup (authenticateKey)', await timeStep(count, () => authenticateKey(db, caller.key))],
       ['rate limiter (consume)', await timeStep(count, () => limits.consumeKey(caller.keyId))],
-            ['ledger debit', await timeStep(count, (index) => debit(db, { callId: `call_bench_${run}_${index}`, accountId: caller.accountId, credits: 1 }))],
+            ['ledger debit', await timeStep(count, (index) => hold(db, { callId: `call_bench_${run}_${index}`, accountId: caller.accountId, credits: 1 }))],
       ['call log insert', await timeStep(count, (index) => recordCall(db, { callId: `call_benchlog_${run}_${index}`, accountId: caller.accountId, keyId: caller.keyId, tool: 'search_papers', status: 'ok', credits: 1, durationMs: 1 }))],
     ];
     return steps.map(([name, micros]) => `  ${engine.padEnd(7)} ${name.padEnd(36)} ${micros.toFixed(0).padStart(6)} µs`);

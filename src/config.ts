@@ -53,6 +53,26 @@ export const settings = {
     doc: 'render queue this process puts its figures in and takes figures from; processes sharing a database use the same one',
     default: 'default',
   },
+  chargeWaitMs: {
+    variable: 'CHARGE_WAIT_MS',
+    doc: 'how long a charged call waits for its credits to be held (a locked or busy account) before answering 503 `temporarily_unavailable`, not charged',
+    default: '3000',
+  },
+  holdTimeoutMs: {
+    variable: 'HOLD_TIMEOUT_MS',
+    doc: 'credits held by a call that was neither captured nor released after this long (a crashed process, a lost database) are given back by any server; longer than any call runs',
+    default: '600000',
+  },
+  holdSweepMs: {
+    variable: 'HOLD_SWEEP_INTERVAL_MS',
+    doc: 'how often each server looks for such held credits (also once at start-up)',
+    default: '60000',
+  },
+  shutdownGraceMs: {
+    variable: 'SHUTDOWN_GRACE_MS',
+    doc: 'on SIGTERM/SIGINT, how long calls in progress may still finish; the charge of any call cut off is released',
+    default: '20000',
+  },
   logLevel: { variable: 'LOG_LEVEL', doc: 'pino log level (fatal, error, warn, info, debug, silent)', default: 'info' },
   sourceUrl: {
     variable: 'SOURCE_<ID>_URL',
@@ -92,6 +112,10 @@ export interface Config {
   filesDir: string | undefined;
   figureWorkers: number;
   figureQueue: string;
+  chargeWaitMs: number;
+  holdTimeoutMs: number;
+  holdSweepMs: number;
+  shutdownGraceMs: number;
   logLevel: string;
   /** Per-source overrides from SOURCE_<ID>_URL / _KEY / _TIMEOUT_MS, keyed by the upper-cased id (`WORLD_BANK`). */
   sources: Record<string, SourceOverride>;
@@ -135,6 +159,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filesDir: read(env, settings.filesDir) === 'off' ? undefined : read(env, settings.filesDir),
     figureWorkers: readInteger(env, settings.figureWorkers, 0),
     figureQueue: read(env, settings.figureQueue) as string,
+    chargeWaitMs: readInteger(env, settings.chargeWaitMs, 1),
+    holdTimeoutMs: readInteger(env, settings.holdTimeoutMs, 1),
+    holdSweepMs: readInteger(env, settings.holdSweepMs, 1),
+    shutdownGraceMs: readInteger(env, settings.shutdownGraceMs, 0),
     logLevel: read(env, settings.logLevel) as string,
     sources: readSourceOverrides(env),
     redisUrl: read(env, settings.redisUrl),

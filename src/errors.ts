@@ -13,7 +13,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
-  | 'internal';
+  | 'internal'
+  | 'temporarily_unavailable';
 
 const statusOf: Record<ErrorCode, number> = {
   invalid_input: 400,
@@ -27,6 +28,8 @@ const statusOf: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   upstream_error: 502,
+  // The call could not get its credits in time (a locked or overloaded database); nothing was charged.
+  temporarily_unavailable: 503,
 };
 
 export class ApiError extends Error {

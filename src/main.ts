@@ -8,9 +8,11 @@ import type { ToolHandlers } from '../generated/routes.ts';
 import type { ToolContext } from './tools/context.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { importLegacyFiles, MAX_FILE_BYTES } from './figures/files.ts';
-import { createKey, createAccount, migrateToLatest, openDatabase } from './ledger/index.ts';
+import type { FigureRenderer } from './figures/renderer.ts';
+import { HoldReconciler, createKey, createAccount, migrateToLatest, openDatabase } from './ledger/index.ts';
 import { createLogger } from './logging.ts';
 import { createApp } from './server/app.ts';
+import { shutDown } from './server/shutdown.ts';
 
 const STARTER_CREDITS = 100;
 
@@ -38,22 +40,31 @@ async function moveLegacyFiles(db: Knex, filesDir: string | undefined, logger: L
   if (tooLarge.length > 0) logger.warn({ files: tooLarge }, `figure files over ${MAX_FILE_BYTES} bytes were left in FILES_DIR and are not served`);
 }
 
-/** Starts the server from the environment's configuration; tests and the benchmark pass their own handlers. */
-export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>): Promise<void> {
+/** Starts the server from the environment's configuration; tests and the benchmark pass their own handlers (and renderer). */
+export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>, figureRenderer?: FigureRenderer): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const db = openDatabase(config.databaseUrl);
   await migrateToLatest(db);
   await moveLegacyFiles(db, config.filesDir, logger);
   await createStarterAccount(db, config, logger);
-  const app = await createApp({ db, config, logger, handlers });
+  const app = await createApp({ db, config, logger, handlers, figureRenderer });
+  // Gives back credits held by calls that were never settled (a crashed process), now and periodically.
+  const reconciler = new HoldReconciler(db, { holdTimeoutMs: config.holdTimeoutMs, intervalMs: config.holdSweepMs, logger });
+  reconciler.start();
   const server = app.listen(config.port, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port, database: config.databaseUrl.split(':')[0] }, `listening on port ${port}`);
   });
+  let stopping = false;
   const stop = (): void => {
-    server.close(() => void db.destroy().then(() => process.exit(0)));
+    if (stopping) return;
+    stopping = true;
+    logger.info({ grace_ms: config.shutdownGraceMs }, 'stopping');
+    shutDown({ server, app, db, reconciler, graceMs: config.shutdownGraceMs, logger })
+      .catch((error: unknown) => logger.error({ err: error }, 'unclean stop'))
+      .finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -22,6 +22,7 @@ const errorResponses: Array<{ name: string; status: string; code: string; descri
   { name: 'RateLimited', status: '429', code: 'rate_limited', description: 'Too many requests with this key; wait the seconds given in Retry-After.' },
   { name: 'Internal', status: '500', code: 'internal', description: 'Unexpected server-side failure.' },
   { name: 'UpstreamError', status: '502', code: 'upstream_error', description: 'The tool could not complete, for example because no source answered. Nothing is charged.' },
+  { name: 'TemporarilyUnavailable', status: '503', code: 'temporarily_unavailable', description: 'The account\'s credits could not be reached in time (the database is locked or overloaded). Nothing is charged; try again after the seconds given in Retry-After.' },
 ];
 
 const rateLimitHeaders = {
@@ -107,6 +108,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
       {
         description: error.description,
         ...(error.status === '429' ? { headers: { 'Retry-After': headerRef('RetryAfter'), ...rateLimitHeaders } } : {}),
+        ...(error.status === '503' ? { headers: { 'Retry-After': headerRef('RetryAfter') } } : {}),
         content: {
           'application/json': {
             schema: ref('Error'),
@@ -185,7 +187,7 @@ export function describeCost(tool: ToolDefinition): string {
 function toolPathItem(tool: ToolDefinition): JsonSchema {
   const hasRequired = (tool.input.required ?? []).length > 0;
   const errors = ['InvalidInput', 'Unauthorized', 'InsufficientCredits', 'PackDisabled', 'UnknownTool',
-    'PayloadTooLarge', 'RateLimited', 'Internal', 'UpstreamError'];
+    'PayloadTooLarge', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
   const statusOf = (name: string): string => errorResponses.find((error) => error.name === name)!.status;
   return {
     get: {

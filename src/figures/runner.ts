@@ -35,7 +35,7 @@ export class FigureJobRunner extends EventEmitter {
   private readonly active = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  private pumping = false;
+  private pumping: Promise<void> | undefined;
   private again = false;
   private stopping: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -60,9 +60,8 @@ export class FigureJobRunner extends EventEmitter {
       this.again = true;
       return;
     }
-    this.pumping = true;
-    void this.pump().finally(() => {
-      this.pumping = false;
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined;
       if (this.again) {
         this.again = false;
         this.wake();
@@ -80,6 +79,11 @@ export class FigureJobRunner extends EventEmitter {
         return;
       }
       if (!figure) return;
+      if (!this.running) {
+        // Stopped while claiming: the claim goes straight back.
+        await returnFigure(this.options.db, figure.id, figure.claimedBy!).catch(() => undefined);
+        return;
+      }
       this.active.set(figure.id, figure.claimedBy!);
       const job = this.render(figure).finally(() => {
         this.active.delete(figure.id);
@@ -120,6 +124,7 @@ export class FigureJobRunner extends EventEmitter {
     this.stopping ??= (async () => {
       this.running = false;
       if (this.timer) clearInterval(this.timer);
+      await this.pumping;
       const claims = [...this.active.entries()];
       await Promise.all(claims.map(([id, token]) => returnFigure(this.options.db, id, token).catch(() => undefined)));
       await this.options.renderer.close?.();

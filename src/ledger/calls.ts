@@ -27,21 +27,26 @@ export interface UsageEntry {
 
 const DEFAULT_USAGE_LIMIT = 100;
 
+/** The `calls` row of a call. */
+export function callRow(call: CallRecord): Record<string, unknown> {
+  return {
+    call_id: call.callId,
+    account_id: call.accountId,
+    key_id: call.keyId,
+    tool: call.tool,
+    status: call.status,
+    credits: call.credits,
+    duration_ms: call.durationMs,
+    created_at: call.at ?? new Date(),
+  };
+}
+
 export async function recordCall(db: Knex, call: CallRecord): Promise<void> {
   requireCallId(call.callId);
   requireSafeInteger(call.credits, 'credits', 0);
   requireSafeInteger(call.durationMs, 'durationMs', 0);
   try {
-    await db('calls').insert({
-      call_id: call.callId,
-      account_id: call.accountId,
-      key_id: call.keyId,
-      tool: call.tool,
-      status: call.status,
-      credits: call.credits,
-      duration_ms: call.durationMs,
-      created_at: call.at ?? new Date(),
-    });
+    await db('calls').insert(callRow(call));
   } catch (error) {
     if (isUniqueViolation(error)) throw new LedgerError('conflict', `call "${call.callId}" is already recorded`);
     if (isForeignKeyViolation(error)) throw new LedgerError('not_found', 'no such account or key');

@@ -6,7 +6,19 @@ import { migrationSource } from './migrations.ts';
 
 export class DatabaseUrlError extends Error {}
 
-const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/**
+ * Bounded waits, so one hot or locked account, or a stuck statement, cannot hold the server:
+ * a pooled connection is waited for at most POOL_ACQUIRE_TIMEOUT_MS, a row lock at most
+ * LOCK_WAIT_TIMEOUT_S (MySQL/MariaDB `innodb_lock_wait_timeout`), a statement runs at most
+ * STATEMENT_TIMEOUT_S (MariaDB `max_statement_time`; MySQL `max_execution_time`, which covers
+ * SELECTs only), and a locked SQLite file is waited for at most SQLITE_BUSY_TIMEOUT_MS. The ledger
+ * retries what these cut short (retry.ts).
+ */
+export const POOL_ACQUIRE_TIMEOUT_MS = 5000;
+export const LOCK_WAIT_TIMEOUT_S = 2;
+export const STATEMENT_TIMEOUT_S = 30;
+export const SQLITE_BUSY_TIMEOUT_MS = 250;
+const POOL_SIZE = 10;
 
 /** Knex's warnings, less the migration-lock ones: migrateToLatest waits and retries instead. */
 const knexLog = {
@@ -50,9 +62,34 @@ function openMysql(databaseUrl: string): Knex {
       // DATETIME columns hold UTC; without this mysql2 would convert through the host's time zone.
       timezone: 'Z',
     },
-    pool: { min: 0, max: 10 },
+    pool: { min: 0, max: POOL_SIZE, afterCreate: setMysqlSessionTimeouts },
+    acquireConnectionTimeout: POOL_ACQUIRE_TIMEOUT_MS,
     log: knexLog,
   });
+}
+
+interface MysqlConnection {
+  query(sql: string, callback: (error: Error | null, rows?: unknown) => void): void;
+}
+
+function query(connection: MysqlConnection, sql: string): Promise<unknown> {
+  return new Promise((resolve, reject) => connection.query(sql, (error, rows) => (error ? reject(error) : resolve(rows))));
+}
+
+function setMysqlSessionTimeouts(connection: MysqlConnection, done: (error: Error | null, connection: unknown) => void): void {
+  void (async () => {
+    await query(connection, `SET SESSION innodb_lock_wait_timeout = ${LOCK_WAIT_TIMEOUT_S}`);
+    const [row] = (await query(connection, 'SELECT VERSION() AS version')) as Array<{ version: string }>;
+    await query(
+      connection,
+      /mariadb/i.test(row?.version ?? '')
+        ? `SET SESSION max_statement_time = ${STATEMENT_TIMEOUT_S}`
+        : `SET SESSION max_execution_time = ${STATEMENT_TIMEOUT_S * 1000}`,
+    );
+  })().then(
+    () => done(null, connection),
+    (error: Error) => done(error, connection),
+  );
 }
 
 function openSqlite(databaseUrl: string): Knex {
@@ -65,6 +102,7 @@ function openSqlite(databaseUrl: string): Knex {
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    acquireConnectionTimeout: POOL_ACQUIRE_TIMEOUT_MS,
     log: knexLog,
     pool: {
       afterCreate(connection: BetterSqlite3.Database, done: (error: Error | null, connection: unknown) => void) {

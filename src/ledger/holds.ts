@@ -1,9 +1,14 @@
 /**
- * Credits held for work that finishes later (figures). A hold takes the price out of the balance
- * at once, so concurrent calls cannot spend it twice; a capture makes it final (an entry of
- * amount 0: the credits already left the balance); a release gives it back. Each is one ledger
- * entry under the holding call's id, and the unique (call_id, kind) index lets each happen at most
- * once, so the balance always equals the sum of the entries and a hold is charged at most once.
+ * Credits held for a call while its work runs (a tool call, a figure being rendered). A hold takes
+ * the price out of the balance at once, so concurrent calls cannot spend it twice; a capture makes
+ * it final (an entry of amount 0: the credits already left the balance); a release gives it back.
+ * Each is one ledger entry under the holding call's id. The unique (call_id, kind) index lets a call
+ * hold once, and the unique `settles` index lets a hold be captured or released once, never both:
+ * the balance always equals the sum of the entries and a hold is charged at most once, however
+ * many processes try.
+ *
+ * Lock order, on every engine: the account row first (the UPDATE of its balance), then the ledger
+ * entries. A capture changes no balance and takes no account lock beyond its foreign key check.
  */
 import type { Knex } from 'knex';
 import { readBalance } from './account-lookup.ts';
@@ -11,36 +16,78 @@ import { LedgerError, isUniqueViolation } from './errors.ts';
 import { inTransaction } from './transaction.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
-export type HoldResult = { ok: true; balance: number } | { ok: false; balance: number };
+export type HoldResult = { ok: true } | { ok: false; balance: number };
 
-/** Holds `credits` under `callId` if the account has that many; in `trx` when given. */
-export async function hold(db: Knex, input: { callId: string; accountId: string; credits: number }, trx?: Knex.Transaction): Promise<HoldResult> {
+/** A call's hold: whose credits and how many. */
+export interface Held {
+  callId: string;
+  accountId: string;
+  credits: number;
+}
+
+export type Settlement = 'capture' | 'release';
+
+/**
+ * Holds `credits` under `callId` if the account has that many, in `trx` when given. A refusal says
+ * what the account holds; a success reads nothing more (it is on the hot path). A second hold of
+ * the same call id is a conflict and changes nothing.
+ */
+export async function hold(db: Knex, input: Held, trx?: Knex.Transaction): Promise<HoldResult> {
   const { callId, accountId, credits } = input;
   requireCallId(callId);
   requireSafeInteger(credits, 'credits', 0);
   const work = async (t: Knex.Transaction): Promise<HoldResult> => {
     const taken = await t('accounts').where({ id: accountId }).andWhere('balance', '>=', credits).decrement('balance', credits);
-    const balance = await readBalance(t, accountId);
-    if (taken === 0) return { ok: false, balance };
+    if (taken === 0) return { ok: false, balance: await readBalance(t, accountId) };
     try {
       await t('ledger_entries').insert({ account_id: accountId, call_id: callId, kind: 'hold', amount: -credits, created_at: new Date() });
     } catch (error) {
       if (isUniqueViolation(error)) throw new LedgerError('conflict', `call "${callId}" already holds credits`);
       throw error;
     }
-    return { ok: true, balance };
+    return { ok: true };
   };
   return trx ? work(trx) : inTransaction(db, work);
 }
 
-async function heldAmount(t: Knex | Knex.Transaction, callId: string): Promise<{ accountId: string; amount: number } | undefined> {
-  const row: { account_id: string; amount: unknown } | undefined = await t('ledger_entries').where({ call_id: callId, kind: 'hold' }).first('account_id', 'amount');
-  return row ? { accountId: row.account_id, amount: -Number(row.amount) } : undefined;
+/** The hold of `callId`, or undefined when the call holds nothing. Ledger entries never change, so any connection may read it. */
+export async function findHold(db: Knex | Knex.Transaction, callId: string): Promise<Held | undefined> {
+  const row: { account_id: string; amount: unknown } | undefined = await db('ledger_entries').where({ call_id: callId, kind: 'hold' }).first('account_id', 'amount');
+  return row ? { callId, accountId: row.account_id, credits: -Number(row.amount) } : undefined;
 }
 
-async function settled(t: Knex | Knex.Transaction, callId: string): Promise<boolean> {
-  const row = await t('ledger_entries').where({ call_id: callId }).whereIn('kind', ['capture', 'release']).first('id');
-  return row !== undefined;
+/** How the hold of `callId` was settled, or undefined while it is open (or there is none). */
+export async function findSettlement(db: Knex | Knex.Transaction, callId: string): Promise<Settlement | undefined> {
+  const row: { kind: Settlement } | undefined = await db('ledger_entries').where({ settles: callId }).first('kind');
+  return row?.kind;
+}
+
+/** Writes the capture of `held` in `trx`; false (and nothing written) when the hold was already settled. */
+export async function writeCapture(trx: Knex.Transaction, held: Held): Promise<boolean> {
+  try {
+    await trx('ledger_entries').insert({ account_id: held.accountId, call_id: held.callId, kind: 'capture', amount: 0, settles: held.callId, created_at: new Date() });
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Gives the credits of `held` back in `trx`: the account row first, then the entry. False (and the
+ * balance as it was) when the hold was already settled; a failed statement does not end the
+ * transaction on either engine, so the balance is put back in the same transaction.
+ */
+export async function writeRelease(trx: Knex.Transaction, held: Held): Promise<boolean> {
+  await trx('accounts').where({ id: held.accountId }).increment('balance', held.credits);
+  try {
+    await trx('ledger_entries').insert({ account_id: held.accountId, call_id: held.callId, kind: 'release', amount: held.credits, settles: held.callId, created_at: new Date() });
+    return true;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await trx('accounts').where({ id: held.accountId }).decrement('balance', held.credits);
+    return false;
+  }
 }
 
 /**
@@ -49,28 +96,15 @@ async function settled(t: Knex | Knex.Transaction, callId: string): Promise<bool
  */
 export async function capture(trx: Knex.Transaction, callId: string): Promise<number> {
   requireCallId(callId);
-  const held = await heldAmount(trx, callId);
-  if (!held || (await settled(trx, callId))) return 0;
-  try {
-    await trx('ledger_entries').insert({ account_id: held.accountId, call_id: callId, kind: 'capture', amount: 0, created_at: new Date() });
-  } catch (error) {
-    if (isUniqueViolation(error)) return 0;
-    throw error;
-  }
-  return held.amount;
+  const held = await findHold(trx, callId);
+  if (!held || !(await writeCapture(trx, held))) return 0;
+  return held.credits;
 }
 
 /** Gives the held credits back, inside the caller's transaction; 0 when nothing was held or it is already settled. */
 export async function release(trx: Knex.Transaction, callId: string): Promise<number> {
   requireCallId(callId);
-  const held = await heldAmount(trx, callId);
-  if (!held || (await settled(trx, callId))) return 0;
-  try {
-    await trx('ledger_entries').insert({ account_id: held.accountId, call_id: callId, kind: 'release', amount: held.amount, created_at: new Date() });
-  } catch (error) {
-    if (isUniqueViolation(error)) return 0;
-    throw error;
-  }
-  await trx('accounts').where({ id: held.accountId }).increment('balance', held.amount);
-  return held.amount;
+  const held = await findHold(trx, callId);
+  if (!held || !(await writeRelease(trx, held))) return 0;
+  return held.credits;
 }

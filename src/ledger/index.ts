@@ -23,7 +23,11 @@ export {
   type PackId,
   type PackSettings,
 } from './packs.ts';
-export { debit, refund, ledgerSum, getBalance, type DebitResult } from './credits.ts';
+export { ledgerSum, getBalance } from './credits.ts';
 export { recordCall, usage, type CallRecord, type UsageEntry } from './calls.ts';
 export { inTransaction } from './transaction.ts';
-export { hold, capture, release, type HoldResult } from './holds.ts';
+export { hold, capture, release, findHold, findSettlement, type Held, type HoldResult, type Settlement } from './holds.ts';
+export { holdForCall, settleCall, recordCallReliably, releaseIfHeld, type HoldOptions } from './settlement.ts';
+export { releaseExpiredHolds, HoldReconciler } from './reconcile.ts';
+export { LedgerGate, HOLDS_PER_ACCOUNT, HOLDS_IN_ALL } from './gate.ts';
+export { isTransient } from './retry.ts';

@@ -162,7 +162,35 @@ const figureFiles: NamedMigration = {
   },
 };
 
-const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles];
+const holdSettlements: NamedMigration = {
+  name: '005_hold_settlements',
+  async up(db) {
+    // A capture or release names the call it settles in `settles`; the unique index lets a hold be
+    // settled once, by whichever process gets there first, whatever its kind.
+    await db.schema.alterTable('ledger_entries', (table) => {
+      table.string('settles', 64).nullable();
+      table.unique(['settles'], { indexName: 'ledger_entries_settles_unique' });
+      // The reconciler looks for old holds without a settlement.
+      table.index(['kind', 'created_at'], 'ledger_entries_kind_created_at_index');
+    });
+    await db('ledger_entries').whereIn('kind', ['capture', 'release']).update({ settles: db.ref('call_id') });
+    await db.schema.alterTable('figures', (table) => {
+      table.index(['call_id'], 'figures_call_id_index');
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('figures', (table) => {
+      table.dropIndex(['call_id'], 'figures_call_id_index');
+    });
+    await db.schema.alterTable('ledger_entries', (table) => {
+      table.dropIndex(['kind', 'created_at'], 'ledger_entries_kind_created_at_index');
+      table.dropUnique(['settles'], 'ledger_entries_settles_unique');
+      table.dropColumn('settles');
+    });
+  },
+};
+
+const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles, holdSettlements];
 
 export const migrationSource: Knex.MigrationSource<NamedMigration> = {
   getMigrations: async () => migrations,

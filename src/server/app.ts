@@ -11,9 +11,12 @@ import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
+import { HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
 import { errorMiddleware } from './error-middleware.ts';
+import { configureHttpServer } from './http-server.ts';
+import { InFlight } from './in-flight.ts';
 import { createRateLimits } from './rate-limits.ts';
 import { createRequestValidator } from './request-validation.ts';
 import { mcpRouter } from './mcp.ts';
@@ -56,7 +59,11 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   app.get('/files/:name', fileHandler(files));
   const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 
-  const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers) };
+  // The pool's other connections stay free for other accounts, free calls and /readyz.
+  const gate = new LedgerGate(HOLDS_PER_ACCOUNT, HOLDS_IN_ALL);
+  const inFlight = new InFlight();
+  app.locals.inFlight = inFlight;
+  const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, inFlight };
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   app.get('/api/v1/:tool', describeToolHandler());
@@ -74,5 +81,8 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
     throw new ApiError('not_found', `nothing at ${request.method} ${request.path}; the API lives under /api/v1`);
   });
   app.use(errorMiddleware(logger));
+
+  const listen = app.listen.bind(app) as (...args: unknown[]) => ReturnType<Express['listen']>;
+  app.listen = ((...args: unknown[]) => configureHttpServer(listen(...args))) as Express['listen'];
   return app;
 }

@@ -2,6 +2,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.ts';
+import { LedgerError, isTransient } from '../ledger/index.ts';
 
 export function sendError(response: Response, error: ApiError): void {
   response.status(error.status).set(error.headers).json({ error: { code: error.code, message: error.message } });
@@ -27,6 +28,13 @@ function fromBodyParser(error: { type?: string; status?: number; limit?: number 
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof LedgerError && error.code === 'busy') {
+    return new ApiError('temporarily_unavailable', `${error.message}; nothing was charged, try again shortly`, { 'Retry-After': '1' });
+  }
+  // A lock, a statement or connection timeout, a lost connection: a charged call's credits were released (or the reconciler will).
+  if (isTransient(error)) return new ApiError('temporarily_unavailable', 'the database is busy; nothing was charged, try again shortly', { 'Retry-After': '1' });
+  // A path parameter that is not valid percent-encoding (the router could not decode it).
+  if (error instanceof URIError) return new ApiError('invalid_input', 'the path is not valid percent-encoding');
   if (error && typeof error === 'object') {
     const mapped = fromBodyParser(error as { type?: string });
     if (mapped) return mapped;

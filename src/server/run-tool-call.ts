@@ -1,8 +1,10 @@
 /**
  * One tool call, whatever the connection (REST POST /api/v1/<tool> or MCP tools/call): the order
- * of checks of the design — rate 429, pack 403, arguments 400, credits 402 — then the handler; the
- * debit is refunded when the handler fails. Every call is written to the call log. The transport
- * has already found the tool and the caller's key, and reads the arguments its own way.
+ * of checks of the design — rate 429, pack 403, arguments 400, credits 402 (503 when they cannot
+ * be reached in time) — then the handler. The price is held before the handler runs and captured
+ * when it succeeds, released when anything fails, together with the call's log row and before the
+ * answer goes out. Every call is written to the call log. The transport has already found the tool
+ * and the caller's key, and reads the arguments its own way.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -13,11 +15,12 @@ import type { ToolOutcome } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { FigureJobRunner } from '../figures/runner.ts';
-import { debit, recordCall, refund, type AuthenticatedKey } from '../ledger/index.ts';
+import { holdForCall, recordCallReliably, settleCall, type AuthenticatedKey, type CallRecord, type LedgerGate } from '../ledger/index.ts';
 import type { ToolContext } from '../tools/context.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { applyDefaults, checkConstraints } from './arguments.ts';
 import { toApiError } from './error-middleware.ts';
+import type { InFlight } from './in-flight.ts';
 import type { RateLimits } from './rate-limits.ts';
 
 export interface ToolCallServices {
@@ -28,6 +31,10 @@ export interface ToolCallServices {
   upstream: UpstreamClient;
   figures: FigureJobRunner;
   routes: Array<Route<ToolContext>>;
+  /** Bounds this process's concurrent holds per account. */
+  gate: LedgerGate;
+  /** What a shutdown waits for (and releases when it cannot wait longer). */
+  inFlight: InFlight;
 }
 
 export interface ToolCallRequest {
@@ -47,14 +54,22 @@ export type ToolCallResult = ToolOutcome<unknown, unknown> & { credits_used: num
 export type ToolCallRunner = (request: ToolCallRequest) => Promise<ToolCallResult>;
 
 export function createToolCallRunner(services: ToolCallServices): ToolCallRunner {
-  const { db, config, logger, limits, upstream, figures } = services;
+  const { db, config, logger, limits, upstream, figures, gate, inFlight } = services;
   const handlers = new Map(services.routes.map((route) => [route.tool as string, route.handler]));
 
-  return async ({ tool, caller, transport, readArguments, onRateLimitCounted }) => {
+  return (request) => inFlight.track(runToolCall(request));
+
+  async function runToolCall({ tool, caller, transport, readArguments, onRateLimitCounted }: ToolCallRequest): Promise<ToolCallResult> {
     const started = process.hrtime.bigint();
     const callId = `call_${randomUUID().replace(/-/g, '')}`;
+    const held = { callId, accountId: caller.accountId, credits: tool.credits };
     let status = 'ok';
     let charged = 0;
+    let holding = false;
+    let recorded = false;
+    const record = (): CallRecord => ({
+      callId, accountId: caller.accountId, keyId: caller.keyId, tool: tool.name, status, credits: charged, durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+    });
     try {
       const rateLimitHeaders = await limits.consumeKey(caller.keyId);
       onRateLimitCounted?.(rateLimitHeaders);
@@ -65,30 +80,36 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       const problems = checkConstraints(tool, args);
       if (problems.length > 0) throw new ApiError('invalid_input', problems.join('; '));
 
-      const debited = await debit(db, { callId, accountId: caller.accountId, credits: tool.credits });
+      const debited = await holdForCall(db, held, { waitMs: config.chargeWaitMs, gate });
       if (!debited.ok) {
         throw new ApiError('insufficient_credits', `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`);
       }
-      charged = tool.credits;
-      let outcome;
-      try {
-        const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
-        outcome = await handlers.get(tool.name)!(args as never, context);
-      } catch (error) {
-        await refund(db, callId);
-        charged = 0;
-        throw error;
-      }
+      holding = true;
+      inFlight.holding(held);
+      const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
+      const outcome = await handlers.get(tool.name)!(args as never, context);
+      // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.
+      charged = await settleCall(db, held, record(), true);
+      recorded = true;
       return { ...outcome, credits_used: charged, call_id: callId };
     } catch (error) {
       status = toApiError(error).code;
+      if (holding && !recorded) {
+        // Released with its call row before the error answer; if the database stays out of reach, the reconciler releases it.
+        recorded = await settleCall(db, held, record(), false).then(
+          () => true,
+          (failure: unknown) => (logger.error({ err: failure, call_id: callId }, 'could not release the credits held by a failed call'), false),
+        );
+      }
       throw error;
     } finally {
+      if (holding) inFlight.settled(callId);
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ call_id: callId, tool: tool.name, transport, status, credits: charged, duration_ms: Math.round(durationMs * 10) / 10 }, 'tool call');
-      await recordCall(db, {
-        callId, accountId: caller.accountId, keyId: caller.keyId, tool: tool.name, status, credits: charged, durationMs: Math.round(durationMs),
-      }).catch((error: unknown) => logger.error({ err: error, call_id: callId }, 'could not write the call log'));
+      // Written after the answer (a locked account must not delay it), retried; a shutdown waits for it.
+      if (!recorded) {
+        inFlight.track(recordCallReliably(db, record()).catch((error: unknown) => logger.error({ err: error, call_id: callId }, 'could not write the call log')));
+      }
     }
-  };
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * POST /api/v1/<tool>: unknown tool 404, key 401, then the shared call path (run-tool-call.ts:
- * rate 429, pack 403, body and schema 400, credits 402, the handler) and 200; or 502/500 with the
- * debit refunded. The HTTP parts live here: the path, the key headers, the JSON body.
+ * rate 429, pack 403, body and schema 400, credits 402, the handler) and 200 with the held credits
+ * captured; or 502/500/503 with them released. The HTTP parts live here: the path, the key headers, the JSON body.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';

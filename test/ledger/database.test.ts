@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { DatabaseUrlError, migrateToLatest, openDatabase } from '../../src/ledger/index.ts';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../../src/ledger/database.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 
 describe('openDatabase', function () {
@@ -35,7 +36,7 @@ describe('openDatabase', function () {
       await migrateToLatest(db);
       expect(existsSync(file)).to.equal(true);
       expect(await db.raw('pragma journal_mode')).to.deep.equal([{ journal_mode: 'wal' }]);
-      expect(await db.raw('pragma busy_timeout')).to.deep.equal([{ timeout: 5000 }]);
+      expect(await db.raw('pragma busy_timeout')).to.deep.equal([{ timeout: SQLITE_BUSY_TIMEOUT_MS }]);
       expect(await db.raw('pragma foreign_keys')).to.deep.equal([{ foreign_keys: 1 }]);
     } finally {
       await db.destroy();

@@ -31,7 +31,7 @@ describeOnEachEngine('two server processes on one database', (engine) => {
     expect(new Set(callIds).size).to.equal(50);
     expect(await getBalance(engine.db, caller.accountId)).to.equal(0);
     expect(await ledgerSum(engine.db, caller.accountId)).to.equal(0);
-    const debits = await engine.db('ledger_entries').where({ account_id: caller.accountId, kind: 'debit' }).select('call_id');
+    const debits = await engine.db('ledger_entries').where({ account_id: caller.accountId, kind: 'hold' }).select('call_id');
     expect(debits.map((row: { call_id: string }) => row.call_id).sort()).to.deep.equal([...callIds].sort());
     // Both processes answered some of them.
     const served = new Set(answers.map((_, index) => index % 2));

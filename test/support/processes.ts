@@ -8,8 +8,8 @@ export interface ServerProcess {
   pid: number;
   /** Stops it as an operator would (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
-  /** Kills it at once (SIGKILL), as a crash would, and waits for it to be gone. */
-  kill(): Promise<void>;
+  /** Sends `signal` (by default SIGKILL: a crash) and waits for the exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
 export async function startServerProcess(entry: string, env: Record<string, string>): Promise<ServerProcess> {
@@ -37,11 +37,18 @@ export async function startServerProcess(entry: string, env: Record<string, stri
     });
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}: ${stderr}`)));
   });
-  const end = (signal: NodeJS.Signals) => (): Promise<void> =>
-    new Promise((resolve) => {
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: () => kill('SIGTERM'),
+    kill,
+  };
+
+  function kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    return new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill(signal);
     });
-  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop: end('SIGTERM'), kill: end('SIGKILL') };
+  }
 }

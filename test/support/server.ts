@@ -45,7 +45,10 @@ export async function startServer(
     baseUrl: `http://127.0.0.1:${port}`,
     logLines,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections last 65 s; a test's are done when it closes the server.
+      server.closeAllConnections();
+      await closed;
       // The figure runner stops with the server; wait until it has handed back its claims.
       await (app.locals.figureRunner as FigureJobRunner).stop();
     },

@@ -1,0 +1,110 @@
+/**
+ * The charge of a tool call, from hold to settlement, as the call path uses it:
+ *
+ *   const held = await holdForCall(db, { callId, accountId, credits }, options);   // before the work
+ *   const charged = await settleCall(db, held, call, succeeded);                   // after it
+ *
+ * A call answering 200 captures its hold; any other answer releases it, and the call's row in the
+ * call log is written in the same transaction as the settlement, so a settled call always has it.
+ * Both steps are retried on deadlocks, lock-wait and statement timeouts and lost connections with
+ * the same call id: the unique indexes make a repeated write a no-op, which is also how a COMMIT
+ * whose acknowledgement was lost is found out. A hold nobody settles (a crash, a database out of
+ * reach for longer than the retries) is released by the reconciler (reconcile.ts).
+ */
+import type { Knex } from 'knex';
+import { callRow, recordCall, type CallRecord } from './calls.ts';
+import { LedgerError } from './errors.ts';
+import type { LedgerGate } from './gate.ts';
+import { findHold, findSettlement, hold, writeCapture, writeRelease, type Held, type HoldResult } from './holds.ts';
+import { isTransient, retryTransient } from './retry.ts';
+import { requireCallId, requireSafeInteger } from './validation.ts';
+
+/** How long settling (and writing the call log) keeps retrying before leaving the hold to the reconciler. */
+export const SETTLE_RETRY_MS = 30_000;
+
+export interface HoldOptions {
+  /** How long the call may wait for its hold, in milliseconds; then it is refused as busy, not charged. */
+  waitMs: number;
+  /** Bounds this process's concurrent ledger writes per account. */
+  gate?: LedgerGate;
+}
+
+/**
+ * Holds the call's credits, retrying transient failures until `waitMs` has passed. Throws
+ * LedgerError busy when the hold could not be taken in time: the call is then not charged (a hold
+ * whose outcome stayed unknown is looked up and released in the background, or by the reconciler).
+ */
+export async function holdForCall(db: Knex, held: Held, options: HoldOptions): Promise<HoldResult> {
+  requireCallId(held.callId);
+  requireSafeInteger(held.credits, 'credits', 0);
+  if (held.credits === 0) return { ok: true };
+  const deadline = Date.now() + options.waitMs;
+  const leave = options.gate ? await options.gate.enter(held.accountId, deadline) : () => undefined;
+  try {
+    return await retryTransient(deadline, async (attempt) => {
+      // A failed attempt may have committed all the same (the answer to its COMMIT was lost, or the
+      // server finished it after the connection died): read before holding again, and read again
+      // when the new attempt finds the credits already gone or the call already holding.
+      const earlierMayHaveCommitted = attempt > 1;
+      if (earlierMayHaveCommitted && (await findHold(db, held.callId))) return { ok: true };
+      try {
+        const result = await hold(db, held);
+        if (!result.ok && earlierMayHaveCommitted && (await findHold(db, held.callId))) return { ok: true };
+        return result;
+      } catch (error) {
+        if (earlierMayHaveCommitted && error instanceof LedgerError && error.code === 'conflict') return { ok: true };
+        throw error;
+      }
+    });
+  } catch (error) {
+    if (!isTransient(error)) throw error;
+    void releaseIfHeld(db, held.callId).catch(() => undefined);
+    throw new LedgerError('busy', `the account's credits could not be reached within ${options.waitMs} ms`);
+  } finally {
+    leave();
+  }
+}
+
+/**
+ * Captures (`succeeded`) or releases the call's hold and writes its call row, in one transaction,
+ * retried. Returns the credits finally charged: the hold's when captured, 0 when released — also
+ * when the reconciler released it first. `call.credits` is ignored: the outcome decides it.
+ */
+export async function settleCall(db: Knex, held: Held, call: CallRecord, succeeded: boolean): Promise<number> {
+  if (held.credits === 0) {
+    await recordCallReliably(db, { ...call, credits: 0 });
+    return 0;
+  }
+  return retryTransient(Date.now() + SETTLE_RETRY_MS, () =>
+    db.transaction(async (trx) => {
+      const mine = succeeded ? await writeCapture(trx, held) : await writeRelease(trx, held);
+      const outcome = mine ? (succeeded ? 'capture' : 'release') : await findSettlement(trx, held.callId);
+      if (outcome === undefined) throw new Error(`call "${held.callId}" was neither captured nor released`);
+      const credits = outcome === 'capture' ? held.credits : 0;
+      // An earlier attempt may have written the row already (its COMMIT's answer was lost).
+      await trx('calls').insert(callRow({ ...call, credits })).onConflict('call_id').ignore();
+      return credits;
+    }),
+  );
+}
+
+/** Writes the call's row, retrying transient failures; an earlier attempt that did commit counts. */
+export async function recordCallReliably(db: Knex, call: CallRecord): Promise<void> {
+  await retryTransient(Date.now() + SETTLE_RETRY_MS, async (attempt) => {
+    try {
+      await recordCall(db, call);
+    } catch (error) {
+      if (attempt > 1 && error instanceof LedgerError && error.code === 'conflict') return;
+      throw error;
+    }
+  });
+}
+
+/** Releases the call's hold if it has one that is still open (retried); the number of credits given back. */
+export async function releaseIfHeld(db: Knex, callId: string): Promise<number> {
+  return retryTransient(Date.now() + SETTLE_RETRY_MS, async () => {
+    const held = await findHold(db, callId);
+    if (!held) return 0;
+    return (await db.transaction((trx) => writeRelease(trx, held))) ? held.credits : 0;
+  });
+}

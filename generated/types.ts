@@ -673,8 +673,6 @@ export interface JournalInfoData {
   country_code?: string;
   /** Subject areas. */
   subjects?: string[];
-  /** First year with works, when known. */
-  first_year?: number;
   /** OpenAlex source id. */
   openalex_id?: string;
   /** DOAJ journal record id, when listed. */

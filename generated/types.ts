@@ -695,8 +695,6 @@ export interface ListCapabilitiesData {
   id: 'catalogue' | 'figures' | 'literature' | 'reference_checking' | 'journals' | 'grants' | 'datasets' | 'statistics' | 'genes_proteins' | 'structures' | 'clinical_trials' | 'drugs' | 'expression' | 'compounds' | 'materials' | 'weather' | 'earthquakes' | 'water' | 'biodiversity' | 'air_quality' | 'astro_objects' | 'exoplanets' | 'gaia' | 'archives' | 'integer_sequences';
   /** Capability title. */
   title: string;
-  /** What the capability covers. */
-  description?: string;
   /** Discipline pack the capability belongs to. */
   pack: 'general' | 'life' | 'chem' | 'earth' | 'astro' | 'humanities';
   /** Names of the tools that provide this capability. */
@@ -892,7 +890,7 @@ export interface LookupGeneProteinData {
   protein_length?: number;
   /** Protein domains and families, in sequence order (present when requested and found). */
   domains?: Array<{
-    /** InterPro or member-database accession (e.g. IPR000719, PF00069). */
+    /** InterPro or member-database accession (e.g. IPR000719, PF00069); only for domains from InterPro, as UniProt's domain features carry none. */
     accession?: string;
     /** Domain name. */
     name: string;
@@ -1326,8 +1324,6 @@ export interface SearchExpressionDataData {
   dataset_id?: string;
   /** Median expression per tissue, highest first (tissue_expression). */
   tissues?: Array<{
-    /** Tissue name (e.g. Lung). */
-    tissue?: string;
     /** Tissue site id (e.g. Whole_Blood). */
     tissue_id: string;
     /** UBERON (or EFO) term id of the tissue. */

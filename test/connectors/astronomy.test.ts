@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parsePlanet, parseReference, readPlanets } from '../../src/connectors/exoplanet-archive.ts';
-import { brightestFirst, parseSource } from '../../src/connectors/gaia.ts';
-import { normaliseIdentifier, parseObject } from '../../src/connectors/simbad.ts';
+import { brightestFirst, coneQuery, parseSource } from '../../src/connectors/gaia.ts';
+import { normaliseIdentifier, objectQuery, parseObject } from '../../src/connectors/simbad.ts';
 import { tapAnswerRows, tapRows } from '../../src/connectors/tap.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
 import { describeRecordings, fixture, recording } from './recordings.ts';
@@ -40,6 +40,12 @@ describeRecordings('gaia', () => {
         radialVelocityKmS: -8.207155, teffK: undefined,
       },
     ]);
+  });
+  it('every column the cone query selects is a gaia_source column of the recorded answer to SELECT *', () => {
+    const columns = Object.keys(tapAnswerRows('gaia', recording('gaia', 'source-id-query-dr3-2rows.vot.xml'))[0]!);
+    const selected = /^SELECT TOP \d+ (.*?), DISTANCE\(/.exec(coneQuery({ ra: 1, dec: 2, radiusDeg: 0.1, limit: 5 }))![1]!.split(',').map((column) => column.trim());
+    expect(selected).to.have.length(12);
+    expect(selected.filter((column) => !columns.includes(column))).to.deep.equal([]);
   });
   it('keeps the 64-bit id of the single-row answer exact', () => {
     const [source] = rows('gaia', recording('gaia', 'sync-top1-sourceid-ra-dec-parallax.json')).flatMap(parseSource);
@@ -92,6 +98,14 @@ describeRecordings('simbad', () => {
       vMagnitude: undefined,
       identifiers: undefined,
     }]);
+  });
+  it('every basic column the TAP query selects is a column of the recorded cone answer, under the same name', () => {
+    const columns = Object.keys(tapAnswerRows('simbad', recording('simbad', 'cone-search-mivot-barnards-star.vot.xml'))[0]!);
+    const selected = [...objectQuery('M 1').matchAll(/basic\.(\w+) AS (\w+)/g)].map(([, column, alias]) => [column, alias]);
+    expect(selected.map(([column]) => column)).to.deep.equal(['main_id', 'otype', 'ra', 'dec', 'plx_value', 'pmra', 'pmdec', 'rvz_radvel', 'sp_type']);
+    expect(selected.filter(([column]) => !columns.includes(column!))).to.deep.equal([]);
+    // Each keeps its name but the type code, whose name the cone service gives to a label.
+    expect(selected.filter(([column, alias]) => column !== alias)).to.deep.equal([['otype', 'otype_code']]);
   });
   it('reads the VOTable inside a script-interface answer (an interface the connector never calls: it resolves names through TAP)', () => {
     const answer = recording('simbad', 'sim-script-query-id-m1-votable.txt');

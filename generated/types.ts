@@ -104,10 +104,6 @@ export interface CreateFigureData {
   description?: string;
   /** Text labels requested for the figure. */
   labels?: string[];
-  /** For an edited figure, the figure it was derived from (kept unchanged). */
-  parent_figure_id?: string;
-  /** For an edited figure, the change instruction applied to the parent. */
-  instruction?: string;
   /** Address of the finished image (also given in files). */
   image_url?: string;
   /** Media type of the image, e.g. image/png. */
@@ -122,8 +118,6 @@ export interface CreateFigureData {
   finished_at?: string;
   /** Credits charged for this figure at completion (0 until finished). */
   credits_charged?: number;
-  /** When failed, why the figure could not be rendered. */
-  error?: string;
 }
 
 /** The `extra` of a create_figure result. */
@@ -188,8 +182,6 @@ export interface EditFigureData {
   finished_at?: string;
   /** Credits charged for this figure at completion (0 until finished). */
   credits_charged?: number;
-  /** When failed, why the figure could not be rendered. */
-  error?: string;
 }
 
 /** The `extra` of a edit_figure result. */

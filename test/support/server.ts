@@ -14,6 +14,7 @@ import { createAccount, createKey } from '../../src/ledger/index.ts';
 import { createLogger } from '../../src/logging.ts';
 import { createApp } from '../../src/server/app.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
+import { listenTo, noteAnswer, stopListening } from './answers.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -37,10 +38,13 @@ export async function startServer(
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  listenTo(baseUrl, options.handlers);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     logLines,
     close: async () => {
+      stopListening(baseUrl);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // The figure runner stops with the server; wait until it has handed back its claims.
       await (app.locals.figureRunner as FigureJobRunner).stop();
@@ -96,5 +100,6 @@ export async function call(
   } catch {
     parsed = undefined;
   }
+  noteAnswer(baseUrl, path, response.status, parsed);
   return { status: response.status, headers: response.headers, body: parsed, text };
 }

@@ -3,7 +3,7 @@
  * upstream at the path the connector asks, and the tool's answer carries the recorded values exactly.
  */
 import { expect } from 'chai';
-import { describeRecordings, recording } from '../connectors/recordings.ts';
+import { describeRecordings, fixture, recording } from '../connectors/recordings.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
@@ -70,6 +70,16 @@ describeRecordings('simbad', () => {
           main_id: "NAME Barnard's Star c", ra_deg: 269.452076958619, dec_deg: 4.69336496657667, parallax_mas: 546.9759, pm_ra_mas_yr: -801.551, pm_dec_mas_yr: 10362.394,
         });
         expect(answer.body.summary).to.equal('"Barnard\'s Star c" is NAME Barnard\'s Star c.');
+      });
+
+      it('lookup_astro_object on a hand-made TAP VOTable of the query\'s own columns: every field filled', async () => {
+        fake.on('/simbad/sim-tap/sync', votable(fixture('simbad', 'hand-made-tap-polaris.vot.xml')));
+        const answer = await tool('lookup_astro_object', { name: 'Polaris' });
+        expect(answer.status, answer.text).to.equal(200);
+        expect(answer.body.records[0].data).to.deep.equal({
+          main_id: '* alf UMi', object_type: 'Classical Cepheid (delta Cep type)', object_type_code: 'cC*', ra_deg: 37.95456067, dec_deg: 89.26410897, parallax_mas: 7.54,
+          pm_ra_mas_yr: 44.48, pm_dec_mas_yr: -11.85, radial_velocity_km_s: -16.42, spectral_type: 'F7Ib', v_magnitude: 1.98, identifiers: ['HD 8890', 'HIP 11767', 'NAME Polaris'],
+        });
       });
 
       it('search_exoplanets on the recorded `ps` answer (no hostname column) is a 502 that says what is missing, never "0 planets"', async () => {

@@ -29,9 +29,10 @@ export interface AstroObject {
 
 export function objectQuery(name: string): string {
   return [
-    'SELECT TOP 1 basic.main_id AS main_id, basic.otype AS otype_code, otypedef.description AS otype_label,',
-    'basic.ra AS ra, basic.dec AS dec, basic.plx_value AS plx_value, basic.pmra AS pmra, basic.pmdec AS pmdec,',
-    'basic.rvz_radvel AS rvz_radvel, basic.sp_type AS sp_type, allfluxes.V AS v_mag, ids.ids AS ids',
+    // Columns as SIMBAD documents them, unaliased (so `dec`, an SQL reserved word, is never an alias); the type code is renamed.
+    'SELECT TOP 1 basic.main_id, basic.otype AS otype_code, otypedef.description AS otype_label,',
+    'basic.ra, basic.dec, basic.plx_value, basic.pmra, basic.pmdec,',
+    'basic.rvz_radvel, basic.sp_type, allfluxes.V AS v_mag, ids.ids',
     'FROM ident JOIN basic ON basic.oid = ident.oidref',
     'LEFT JOIN otypedef ON otypedef.otype = basic.otype',
     'LEFT JOIN allfluxes ON allfluxes.oidref = basic.oid',

@@ -104,10 +104,6 @@ export interface CreateFigureData {
   description?: string;
   /** Text labels requested for the figure. */
   labels?: string[];
-  /** For an edited figure, the figure it was derived from (kept unchanged). */
-  parent_figure_id?: string;
-  /** For an edited figure, the change instruction applied to the parent. */
-  instruction?: string;
   /** Address of the finished image (also given in files). */
   image_url?: string;
   /** Media type of the image, e.g. image/png. */
@@ -122,8 +118,6 @@ export interface CreateFigureData {
   finished_at?: string;
   /** Credits charged for this figure at completion (0 until finished). */
   credits_charged?: number;
-  /** When failed, why the figure could not be rendered. */
-  error?: string;
 }
 
 /** The `extra` of a create_figure result. */
@@ -188,8 +182,6 @@ export interface EditFigureData {
   finished_at?: string;
   /** Credits charged for this figure at completion (0 until finished). */
   credits_charged?: number;
-  /** When failed, why the figure could not be rendered. */
-  error?: string;
 }
 
 /** The `extra` of a edit_figure result. */
@@ -679,8 +671,6 @@ export interface JournalInfoData {
   country_code?: string;
   /** Subject areas. */
   subjects?: string[];
-  /** First year with works, when known. */
-  first_year?: number;
   /** OpenAlex source id. */
   openalex_id?: string;
   /** DOAJ journal record id, when listed. */
@@ -703,8 +693,6 @@ export interface ListCapabilitiesData {
   id: 'catalogue' | 'figures' | 'literature' | 'reference_checking' | 'journals' | 'grants' | 'datasets' | 'statistics' | 'genes_proteins' | 'structures' | 'clinical_trials' | 'drugs' | 'expression' | 'compounds' | 'materials' | 'weather' | 'earthquakes' | 'water' | 'biodiversity' | 'air_quality' | 'astro_objects' | 'exoplanets' | 'gaia' | 'archives' | 'integer_sequences';
   /** Capability title. */
   title: string;
-  /** What the capability covers. */
-  description?: string;
   /** Discipline pack the capability belongs to. */
   pack: 'general' | 'life' | 'chem' | 'earth' | 'astro' | 'humanities';
   /** Names of the tools that provide this capability. */
@@ -900,7 +888,7 @@ export interface LookupGeneProteinData {
   protein_length?: number;
   /** Protein domains and families, in sequence order (present when requested and found). */
   domains?: Array<{
-    /** InterPro or member-database accession (e.g. IPR000719, PF00069). */
+    /** InterPro or member-database accession (e.g. IPR000719, PF00069); only for domains from InterPro, as UniProt's domain features carry none. */
     accession?: string;
     /** Domain name. */
     name: string;
@@ -1334,8 +1322,6 @@ export interface SearchExpressionDataData {
   dataset_id?: string;
   /** Median expression per tissue, highest first (tissue_expression). */
   tissues?: Array<{
-    /** Tissue name (e.g. Lung). */
-    tissue?: string;
     /** Tissue site id (e.g. Whole_Blood). */
     tissue_id: string;
     /** UBERON (or EFO) term id of the tissue. */

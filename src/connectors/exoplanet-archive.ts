@@ -4,6 +4,7 @@
  * missing values are null. `disc_refname` is an HTML anchor (text = reference, href = link).
  */
 import type { UpstreamClient } from '../upstream/client.ts';
+import { UpstreamError } from '../upstream/errors.ts';
 import { adqlContains, adqlInteger, adqlNumber, adqlString, numberCell, tapRows, textCell, type TapRow } from './tap.ts';
 
 export const SOURCE = 'exoplanet-archive' as const;
@@ -57,7 +58,22 @@ export function planetQuery(query: PlanetQuery): string {
 
 export async function tapQuery(upstream: UpstreamClient, query: PlanetQuery): Promise<{ planets: Planet[]; retrievedAt: string }> {
   const answer = await upstream.getJson(SOURCE, { path: '/TAP/sync', searchParams: { query: planetQuery(query), format: 'json' } });
-  return { planets: tapRows(SOURCE, answer.body).flatMap(parsePlanet), retrievedAt: answer.retrievedAt };
+  return { planets: readPlanets(tapRows(SOURCE, answer.body)), retrievedAt: answer.retrievedAt };
+}
+
+/** The columns without which a row is no planet record. */
+const IDENTIFYING_COLUMNS = ['pl_name', 'hostname'] as const;
+
+/**
+ * Planets of an answer. Rows that lack the identifying columns altogether (an answer to another
+ * query, such as `select pl_name,discoverymethod from ps`) are a failure to report, not "no planets".
+ */
+export function readPlanets(rows: TapRow[]): Planet[] {
+  const missing = rows.length === 0 ? [] : IDENTIFYING_COLUMNS.filter((column) => !(column in rows[0]!));
+  if (missing.length > 0) {
+    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered rows without the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  }
+  return rows.flatMap(parsePlanet);
 }
 
 /** `<a refstr=… href=https://… target=ref>Gillon et al. 2016</a>` → text and link. */

@@ -1,12 +1,13 @@
 /**
  * ESA Gaia Archive TAP (GET <base>/sync?REQUEST=doQuery&LANG=ADQL&FORMAT=json&QUERY=…) on
- * gaiadr3.gaia_source: a cone search, brightest (smallest G magnitude) first. The answer is
- * {metadata, data} with rows aligned to metadata; `source_id` is a 64-bit integer beyond
- * JavaScript's safe range, kept exact as a decimal string by the upstream layer's JSON parser.
+ * gaiadr3.gaia_source: a cone search, brightest (smallest G magnitude) first. The JSON answer is
+ * {metadata, data} with rows aligned to metadata; a TABLEDATA VOTable (the TAP default) is read
+ * as well. `source_id` is a 64-bit integer beyond JavaScript's safe range, kept exact as a decimal
+ * string by both readers.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
-import { adqlInteger, adqlNumber, numberCell, tapRows, type TapRow } from './tap.ts';
+import { adqlInteger, adqlNumber, numberCell, tapAnswerRows, type TapRow } from './tap.ts';
 
 export const SOURCE = 'gaia' as const;
 
@@ -49,11 +50,11 @@ export function coneQuery(query: ConeQuery): string {
 }
 
 export async function tapQuery(upstream: UpstreamClient, query: ConeQuery): Promise<{ sources: GaiaSource[]; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, {
+  const answer = await upstream.getText(SOURCE, {
     path: '/sync',
     searchParams: { REQUEST: 'doQuery', LANG: 'ADQL', FORMAT: 'json', QUERY: coneQuery(query) },
   });
-  return { sources: brightestFirst(tapRows(SOURCE, answer.body).flatMap(parseSource)), retrievedAt: answer.retrievedAt };
+  return { sources: brightestFirst(tapAnswerRows(SOURCE, answer.body).flatMap(parseSource)), retrievedAt: answer.retrievedAt };
 }
 
 /** Smallest G magnitude first; sources without one last, in their upstream order. */
@@ -66,7 +67,7 @@ export function brightestFirst(sources: GaiaSource[]): GaiaSource[] {
 
 export function parseSource(row: TapRow): GaiaSource[] {
   const id = row.source_id;
-  // The JSON layer turns unsafe integers into strings; an id that arrives as a number is small enough to be exact.
+  // Both readers turn unsafe integers into strings; an id that arrives as a number is small enough to be exact.
   const sourceId = typeof id === 'string' && /^\d+$/.test(id) ? id : typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : undefined;
   if (sourceId === undefined) {
     if (id === undefined || id === null) return [];

@@ -154,7 +154,6 @@ export interface JournalSource {
   homepageUrl?: string;
   countryCode?: string;
   subjects?: string[];
-  firstYear?: number;
   type?: string;
 }
 
@@ -166,7 +165,6 @@ export function parseSource(source: Json): JournalSource | undefined {
   const prices = Array.isArray(source.apc_prices)
     ? (source.apc_prices as unknown[]).map(obj).flatMap((price) => (price && str(price.currency) && num(price.price) !== undefined ? [{ currency: price.currency as string, price: price.price as number }] : []))
     : undefined;
-  const years = Array.isArray(source.counts_by_year) ? (source.counts_by_year as unknown[]).map((entry) => num(obj(entry)?.year)).filter((year): year is number => year !== undefined) : [];
   const topics = Array.isArray(source.topics) ? (source.topics as unknown[]).map((topic) => str(obj(topic)?.display_name)).filter((name): name is string => !!name) : [];
   return {
     openalexId: id,
@@ -186,7 +184,6 @@ export function parseSource(source: Json): JournalSource | undefined {
     homepageUrl: str(source.homepage_url),
     countryCode: str(source.country_code),
     subjects: topics.length > 0 ? topics.slice(0, 5) : undefined,
-    firstYear: years.length > 0 ? Math.min(...years) : undefined,
     type: str(source.type),
   };
 }

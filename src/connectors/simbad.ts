@@ -1,11 +1,14 @@
 /**
  * SIMBAD TAP (GET <base>/simbad/sim-tap/sync?REQUEST=doQuery&LANG=ADQL&FORMAT=json&QUERY=…):
  * one query resolves any identifier through the `ident` table and joins the basic data, the
- * object-type label, the V magnitude and the list of identifiers. JSON rows are arrays aligned
- * with `metadata`. Identifiers keep SIMBAD's internal spacing (`M   1`): normalised for display.
+ * object-type description, the V magnitude and the list of identifiers. The answer is read
+ * whether it comes as JSON (rows aligned with `metadata`) or as a TABLEDATA VOTable, the TAP
+ * default. Columns keep SIMBAD's own names (`main_id`, `ra`, `dec`, `plx_value`, …, as in its cone
+ * service); the type code is `otype_code` because the cone service's `otype` holds a label instead.
+ * Identifiers keep SIMBAD's internal spacing (`M   1`): normalised for display.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
-import { adqlString, numberCell, tapRows, textCell, type TapRow } from './tap.ts';
+import { adqlString, numberCell, tapAnswerRows, textCell, type TapRow } from './tap.ts';
 
 export const SOURCE = 'simbad' as const;
 
@@ -26,9 +29,10 @@ export interface AstroObject {
 
 export function objectQuery(name: string): string {
   return [
-    'SELECT TOP 1 basic.main_id AS main_id, basic.otype AS otype, otypedef.description AS otype_label,',
-    'basic.ra AS ra_deg, basic.dec AS dec_deg, basic.plx_value AS plx_value, basic.pmra AS pmra, basic.pmdec AS pmdec,',
-    'basic.rvz_radvel AS rvz_radvel, basic.sp_type AS sp_type, allfluxes.V AS v_mag, ids.ids AS ids',
+    // Columns as SIMBAD documents them, unaliased (so `dec`, an SQL reserved word, is never an alias); the type code is renamed.
+    'SELECT TOP 1 basic.main_id, basic.otype AS otype_code, otypedef.description AS otype_label,',
+    'basic.ra, basic.dec, basic.plx_value, basic.pmra, basic.pmdec,',
+    'basic.rvz_radvel, basic.sp_type, allfluxes.V AS v_mag, ids.ids',
     'FROM ident JOIN basic ON basic.oid = ident.oidref',
     'LEFT JOIN otypedef ON otypedef.otype = basic.otype',
     'LEFT JOIN allfluxes ON allfluxes.oidref = basic.oid',
@@ -38,11 +42,11 @@ export function objectQuery(name: string): string {
 }
 
 export async function tapQuery(upstream: UpstreamClient, name: string): Promise<{ objects: AstroObject[]; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, {
+  const answer = await upstream.getText(SOURCE, {
     path: '/simbad/sim-tap/sync',
     searchParams: { REQUEST: 'doQuery', LANG: 'ADQL', FORMAT: 'json', QUERY: objectQuery(name) },
   });
-  return { objects: tapRows(SOURCE, answer.body).flatMap(parseObject), retrievedAt: answer.retrievedAt };
+  return { objects: tapAnswerRows(SOURCE, answer.body).flatMap(parseObject), retrievedAt: answer.retrievedAt };
 }
 
 /** SIMBAD's identifier spacing (`HD   8890`) collapsed to single spaces. */
@@ -61,9 +65,9 @@ export function parseObject(row: TapRow): AstroObject[] {
   return [{
     mainId: main,
     objectType: textCell(row.otype_label),
-    objectTypeCode: textCell(row.otype),
-    raDeg: numberCell(row.ra_deg),
-    decDeg: numberCell(row.dec_deg),
+    objectTypeCode: textCell(row.otype_code),
+    raDeg: numberCell(row.ra),
+    decDeg: numberCell(row.dec),
     parallaxMas: numberCell(row.plx_value),
     pmRaMasYr: numberCell(row.pmra),
     pmDecMasYr: numberCell(row.pmdec),

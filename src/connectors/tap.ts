@@ -4,7 +4,10 @@
  * control characters removed, numbers only as finite numbers written by JavaScript, so no argument
  * can change the structure of a query.
  */
+import { bodySnippet } from '../upstream/body.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { parseJsonKeepingBigIntegers } from '../upstream/json.ts';
+import { votableRows } from './votable.ts';
 
 /** A string literal: `O'Brien` → `'O''Brien'`. Control characters (newlines included) are dropped. */
 export function adqlString(value: string): string {
@@ -43,6 +46,21 @@ export function tapRows(source: string, body: unknown): TapRow[] {
     return data.map((row) => Object.fromEntries(names.map((name, index) => [name, row[index]])));
   }
   throw new UpstreamError(source, 'bad_body', `${source} answered with JSON that is not a TAP result table`);
+}
+
+/**
+ * Rows of a TAP answer read as text, whatever format came back: a VOTable (the TAP default, and
+ * the format of TAP error answers) or one of the JSON layouts above.
+ */
+export function tapAnswerRows(source: string, text: string): TapRow[] {
+  if (text.trimStart().startsWith('<')) return votableRows(source, text);
+  let body: unknown;
+  try {
+    body = parseJsonKeepingBigIntegers(text);
+  } catch {
+    throw new UpstreamError(source, 'bad_body', `${source} answered with a body that is neither a VOTable nor JSON, beginning "${bodySnippet(text)}"`);
+  }
+  return tapRows(source, body);
 }
 
 /** A finite number from a TAP cell (numbers may also arrive as strings), otherwise undefined. */

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { tools } from '../../generated/tools.ts';
-import type { CreateFigureData, ToolOutcome } from '../../generated/types.ts';
+import type { GetFigureData, ToolOutcome } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { builtinRecord } from '../tools/builtin.ts';
@@ -22,7 +22,8 @@ export const POLL_AFTER_S = 30;
 export const MAX_LABELS = 30;
 export const MAX_LABEL_LENGTH = 120;
 
-export type FigureData = CreateFigureData;
+/** get_figure's record, the widest: any figure, edited or failed (create_figure and edit_figure answer neither a failed figure nor, for create, an edited one). */
+export type FigureData = GetFigureData;
 
 export function toApiInputError(error: unknown): unknown {
   return error instanceof FigureInputError ? new ApiError('invalid_input', `${error.field}: ${error.message}`) : error;

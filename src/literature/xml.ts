@@ -8,17 +8,22 @@ import { XMLParser } from 'fast-xml-parser';
 import type { SourceId } from '../../generated/types.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  processEntities: false,
-  htmlEntities: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  textNodeName: '#text',
-  isArray: (name) => ['entry', 'author', 'link', 'category', 'PubmedArticle', 'Author', 'AbstractText', 'ArticleId', 'ELocationID', 'arxiv:affiliation'].includes(name),
-});
+/** A parser with the settings above; the elements named in `repeated` are always read as arrays. */
+export function safeXmlParser(repeated: readonly string[]): XMLParser {
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    processEntities: false,
+    htmlEntities: false,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    textNodeName: '#text',
+    isArray: (name) => repeated.includes(name),
+  });
+}
+
+const parser = safeXmlParser(['entry', 'author', 'link', 'category', 'PubmedArticle', 'Author', 'AbstractText', 'ArticleId', 'ELocationID', 'arxiv:affiliation']);
 
 export class XmlError extends Error {}
 

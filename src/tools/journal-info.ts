@@ -37,7 +37,7 @@ export function signalsOf(data: JournalInfoData): string[] {
   else if (data.has_apc === false) signals.push('Charges no article processing charge.');
   if (data.works_count !== undefined) {
     if (data.works_count < 100) signals.push(`Publishes few works (${fmt(data.works_count)} known).`);
-    else signals.push(`${fmt(data.works_count)} works known${data.first_year !== undefined ? ` since ${data.first_year}` : ''}.`);
+    else signals.push(`${fmt(data.works_count)} works known.`);
   }
   if (data.h_index !== undefined) signals.push(`h-index ${data.h_index}: ${data.h_index} of its works have at least ${data.h_index} citations each.`);
   return signals;
@@ -90,7 +90,6 @@ export const journalInfo: ToolHandler<JournalInfoArgs, JournalInfoData, ToolCont
     homepage_url: a?.homepageUrl ?? d?.homepageUrl,
     country_code: a?.countryCode ?? d?.country,
     subjects: a?.subjects ?? d?.subjects ?? c?.subjects,
-    first_year: a?.firstYear,
     openalex_id: a?.openalexId,
     doaj_id: d?.id,
     signals: [],

@@ -42,11 +42,13 @@ describeRecordings('openalex', () => {
   });
   it('reads a journal (source) with APC, h-index and counts; never an impact factor', () => {
     const source = openalex.parseSource(json('openalex', 'source-S137773608-nature.json'))!;
+    // counts_by_year is only OpenAlex's recent window (2012 to 2025 here, for a journal founded in 1869): no first year is derived from it.
+    expect((json('openalex', 'source-S137773608-nature.json').counts_by_year as Array<{ year: number }>).map((entry: { year: number }) => entry.year).sort()[0]).to.equal(2012);
     expect({ ...source, subjects: undefined }).to.deep.equal({
       openalexId: 'S137773608', name: 'Nature', publisher: 'Nature Portfolio', issnL: '0028-0836', issns: ['0028-0836', '1476-4687'], isOa: false, isInDoaj: false,
       apcUsd: 11690, apcPrices: [{ currency: 'EUR', price: 9750 }, { currency: 'USD', price: 11690 }, { currency: 'GBP', price: 8490 }],
       worksCount: 431710, citedByCount: 25276859, hIndex: 1782, i10Index: 117589, twoYearMeanCitedness: 16.2611434684417,
-      homepageUrl: 'https://www.nature.com/nature/', countryCode: 'GB', subjects: undefined, firstYear: 2012, type: 'journal',
+      homepageUrl: 'https://www.nature.com/nature/', countryCode: 'GB', subjects: undefined, type: 'journal',
     });
   });
   it('rebuilds an abstract from word positions', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { planetQuery } from '../../src/connectors/exoplanet-archive.ts';
 import { coneQuery } from '../../src/connectors/gaia.ts';
 import { objectQuery } from '../../src/connectors/simbad.ts';
-import { adqlInteger, adqlNumber, adqlString, tapRows } from '../../src/connectors/tap.ts';
+import { adqlInteger, adqlNumber, adqlString, tapAnswerRows, tapRows } from '../../src/connectors/tap.ts';
 
 /** The query with every string literal replaced by `?`, and the literals' decoded values: its structure and its data apart. */
 function split(query: string): { shape: string; literals: string[] } {
@@ -78,5 +78,36 @@ describe('no argument can change the structure of a TAP query', () => {
         "WHERE 1 = CONTAINS(POINT('ICRS', ra, dec), CIRCLE('ICRS', 280, -60, 0.0055)) AND phot_g_mean_mag <= 15 ORDER BY phot_g_mean_mag ASC",
     );
     expect(() => coneQuery({ ra: '280)) OR 1=1 --' as unknown as number, dec: 0, radiusDeg: 1, limit: 1 })).to.throw('not a finite number');
+  });
+});
+
+describe('the VOTable reader of TAP answers', () => {
+  const votable = (fields: string, rows: string, extra = '') =>
+    `<?xml version="1.0"?>\n<VOTABLE version="1.4"><RESOURCE type="results">${extra}<TABLE>${fields}<DATA><TABLEDATA>${rows}</TABLEDATA></DATA></TABLE></RESOURCE></VOTABLE>`;
+
+  it('types cells by FIELD datatype: empty and NaN are null, unsafe longs stay exact strings, predefined entities decoded once', () => {
+    const text = votable(
+      '<FIELD name="id" datatype="long"/><FIELD name="n" datatype="int"/><FIELD name="x" datatype="double"/><FIELD name="name" datatype="char" arraysize="*"/>',
+      '<TR><TD>6636090334814214528</TD><TD>7</TD><TD>NaN</TD><TD>A&amp;amp;A &apos;x&apos;</TD></TR><TR><TD>12</TD><TD></TD><TD>-1.5E-3</TD><TD/></TR>',
+    );
+    expect(tapAnswerRows('gaia', text)).to.deep.equal([
+      { id: '6636090334814214528', n: 7, x: null, name: "A&amp;A 'x'" },
+      { id: 12, n: null, x: -0.0015, name: null },
+    ]);
+  });
+  it('a QUERY_STATUS ERROR is the source\'s failure with its message', () => {
+    const text = votable('', '', '<INFO name="QUERY_STATUS" value="ERROR">Incorrect ADQL query: Encountered "FORM"</INFO>');
+    expect(() => tapAnswerRows('simbad', text)).to.throw('simbad reported a failed query: Incorrect ADQL query: Encountered "FORM"');
+  });
+  it('a BINARY serialisation is refused by name rather than read as no rows', () => {
+    const text = '<VOTABLE><RESOURCE><TABLE><FIELD name="a" datatype="int"/><DATA><BINARY><STREAM encoding="base64">AAAA</STREAM></BINARY></DATA></TABLE></RESOURCE></VOTABLE>';
+    expect(() => tapAnswerRows('gaia', text)).to.throw('gaia answered with a VOTable in the BINARY serialisation; only TABLEDATA is read');
+  });
+  it('never expands entities a document declares', () => {
+    const text = `<!DOCTYPE VOTABLE [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>${votable('<FIELD name="s" datatype="char"/>', '<TR><TD>&b;</TD></TR>')}`;
+    expect(tapAnswerRows('simbad', text)).to.deep.equal([{ s: '&b;' }]);
+  });
+  it('a body that is neither XML nor JSON is a bad body quoting its beginning', () => {
+    expect(() => tapAnswerRows('gaia', 'ERROR: no such table')).to.throw('gaia answered with a body that is neither a VOTable nor JSON, beginning "ERROR: no such table"');
   });
 });

@@ -214,6 +214,8 @@ describeOnEachEngine('figures over HTTP', (engine) => {
     const texts = svgTexts(await (await fetchFile(baseUrl, edited.body.files[1].url)).text());
     expect(texts).to.include('TRADD adaptor');
 
+    const editedAgain = await call(baseUrl, '/api/v1/get_figure', { key: caller.key, body: { figure_id: edited.body.extra.figure_id } });
+    expect(editedAgain.body.records[0].data).to.include({ parent_figure_id: parentId, instruction: 'rename TRADD to TRADD adaptor and use the cell style' });
     const original = await call(baseUrl, '/api/v1/get_figure', { key: caller.key, body: { figure_id: parentId } });
     expect(original.body.extra).to.include({ status: 'finished', style: 'nature' });
     expect(original.body.files[0].url).to.equal(created.body.files[0].url);

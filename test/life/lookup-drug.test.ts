@@ -87,6 +87,14 @@ describeOnEachEngine('lookup_drug over HTTP', (engine) => {
     expectNotCharged(await life.charged('lookup_drug', { name: 'pembrolizumab' }));
   });
 
+  it('a small molecule carries its formula and molecular weight (ChEMBL sends the weight as a string)', async () => {
+    life.on('chembl', '/molecule.json', own('chembl', 'hand-made-molecule-search-aspirin.json'));
+    life.on('openfda', '/drug/label.json', noMatch());
+    const result = await life.charged('lookup_drug', { name: 'aspirin', include: ['label'] });
+    expectCharged(result);
+    expect(result.answer.body.records[0].data).to.include({ formula: 'C9H8O4', molecular_weight: 180.16 });
+  });
+
   it('rejects an unknown include part, naming the field', async () => {
     const result = await life.charged('lookup_drug', { name: 'aspirin', include: ['targets', 'pharmacokinetics'] });
     expectNotCharged(result, 400, 'invalid_input');

@@ -15,6 +15,7 @@ import { createLogger } from '../../src/logging.ts';
 import { createApp } from '../../src/server/app.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
 import type { UpstreamClient } from '../../src/upstream/client.ts';
+import { listenTo, noteAnswer, stopListening } from './answers.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -41,10 +42,13 @@ export async function startServer(
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  listenTo(baseUrl, options.handlers);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     logLines,
     close: async () => {
+      stopListening(baseUrl);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections last 65 s; a test's are done when it closes the server.
       server.closeAllConnections();
@@ -104,5 +108,6 @@ export async function call(
   } catch {
     parsed = undefined;
   }
+  noteAnswer(baseUrl, path, response.status, parsed);
   return { status: response.status, headers: response.headers, body: parsed, text };
 }

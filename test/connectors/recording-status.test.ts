@@ -1,0 +1,340 @@
+/**
+ * Every real recording in ../shared/fixtures/upstream/<source>/ of each existing connector, with
+ * its status: a test of this project reads it (the file name appears in a test, which asserts exact
+ * values or, for an answer to another endpoint, says so), or the connector never calls the endpoint
+ * that produced it, with the reason. The table is checked against each folder's actual file list, so
+ * a new recording cannot be silently ignored. Below it, the tests of recordings no other file reads.
+ */
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as crossref from '../../src/connectors/crossref.ts';
+import * as doaj from '../../src/connectors/doaj.ts';
+import * as europepmc from '../../src/connectors/europepmc.ts';
+import * as openalex from '../../src/connectors/openalex.ts';
+import * as openfda from '../../src/connectors/openfda.ts';
+import * as uniprot from '../../src/connectors/uniprot.ts';
+import * as usgs from '../../src/connectors/usgs-earthquakes.ts';
+import { MemoryCache } from '../../src/upstream/cache.ts';
+import { UpstreamClient } from '../../src/upstream/client.ts';
+import { UpstreamError } from '../../src/upstream/errors.ts';
+import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+import { describeRecordings, recording } from './recordings.ts';
+
+/** A test file of this project names the recording and reads it. */
+const TESTED = { tested: true } as const;
+/** The recording answers a request the connector never makes. */
+const never = (reason: string) => ({ never: reason }) as const;
+type Status = typeof TESTED | ReturnType<typeof never>;
+
+const RECORDINGS: Record<string, Record<string, Status>> = {
+  'openalex': {
+    'error-400-invalid-filter.json': TESTED,
+    'error-400-invalid-select.json': TESTED,
+    'error-401-invalid-api-key.json': TESTED,
+    'source-S137773608-nature.json': TESTED,
+    'work-by-doi-10.1371-journal.pone.0000030.json': TESTED,
+    'work-by-id-W2162348455.json': TESTED,
+    'work-not-found-404.txt': TESTED,
+    'works-list-sample-2026.json': TESTED,
+    'works-list-title-abstract-search.json': TESTED,
+    'works-list-title-search-2025.json': TESTED,
+  },
+  'pubmed': {
+    'efetch-pubmed-22351513-structured-abstract.xml': TESTED,
+    'efetch-pubmed-29915538-with-pmc-and-references.xml': TESTED,
+    'esearch-term-darwin-au.json': TESTED,
+    'esummary-id-27933103.json': TESTED,
+  },
+  'arxiv': {
+    'id_list-0000.0000-no-results.xml': TESTED,
+    'id_list-2104.12255v1.xml': TESTED,
+    'id_list-abc-error-400.xml': TESTED,
+    'id_list-astro-ph-0601001.xml': TESTED,
+    'query-search_query-testing-max10-trimmed.xml': TESTED,
+  },
+  'inspire-hep': {
+    'literature-list-size10-page1.json': TESTED,
+    'literature-record-1842768.json': TESTED,
+  },
+  'eric': {
+    'search-blockchain-json.json': TESTED,
+  },
+  'crossref': {
+    'error-400-validation-failure.json': TESTED,
+    'journal-issn-1803-2427.json': TESTED,
+    'journal-issn-1932-6203-plos-one-2022.json': TESTED,
+    'journal-issn-not-found-404.txt': TESTED,
+    'prefix-works-items-with-update-to-and-updated-by.json': TESTED,
+    'work-10.1371-journal.pone.0033693-updated-by-correction.json': TESTED,
+    'work-not-found-404.txt': TESTED,
+    'works-query-ecology-rows2.json': TESTED,
+    'works-query-no-results.json': TESTED,
+    'works-query-title-author-select.json': TESTED,
+    'works-query-title-rows1.json': TESTED,
+  },
+  'dblp': {
+    'search-publ-q-test-star-2019.json': TESTED,
+    'search-publ-q-test-star-h1-pid-format.json': TESTED,
+  },
+  'europepmc': {
+    'search-no-results-json.json': TESTED,
+    'search-query-cancer-lite-json.json': TESTED,
+    'search-query-cancer-resultType-core-json.json': TESTED,
+    'search-query-cancer-resultType-idlist-json.json': never('resultType=idlist; the connector asks resultType=core'),
+  },
+  'unpaywall': {
+    'v2-doi-10.1007-s40278-023-41815-2-closed.json': TESTED,
+    'v2-doi-10.1016-j.xgen.2025.100814.json': TESTED,
+    'v2-doi-10.1073-pnas.1414271111-bronze-oa.json': TESTED,
+    'v2-search-no-results.json': never('the title search /v2/search; the connector looks up one DOI (/v2/{doi})'),
+  },
+  'doaj': {
+    'v2-journal-by-id-f3f2e7f23d444370ae5f5199f85bc100.json': TESTED,
+    'v2-search-journals-keywords-heritage-trimmed.json': TESTED,
+    'v2-search-journals-publisher-ecology-pageSize2.json': TESTED,
+  },
+  'ncbi-gene': {
+    'esearch-gene-term-CDDG1-zero-hits.json': TESTED,
+    'esearch-gene-term-ENSG00000172009-one-hit.json': TESTED,
+    'esearch-gene-term-PCH3-two-hits.json': TESTED,
+    'esummary-gene-27445-373073-PCLO-CLAM.json': TESTED,
+    'esummary-gene-7064-THOP1.json': TESTED,
+    'esummary-gene-invalid-uid-error-http200.json': TESTED,
+  },
+  'uniprot': {
+    'entry-P05067-APP-human-swissprot.json': TESTED,
+    'entry-P15056-BRAF-minimized.json': TESTED,
+    'search-BRAF-human-reviewed-minimized.json': TESTED,
+    'search-query-glucose-size2-with-facets.json': TESTED,
+  },
+  'ensembl': {
+    'lookup-id-ENSG00000164219-PGGT1B-expand1.json': TESTED,
+    'lookup-symbol-POST-human-symbols-BRCA2-BR.json': TESTED,
+    'lookup-symbol-homo_sapiens-BR-error-400.json': TESTED,
+    'lookup-symbol-homo_sapiens-BRCA2.json': TESTED,
+  },
+  'reactome': {
+    'data-query-R-HSA-5673001-minimized.json': TESTED,
+  },
+  'string': {
+    'interaction-partners-PGGT1B-9606-limit10.json': TESTED,
+    'network-BRAF-9606-limit15-first5rows.json': TESTED,
+  },
+  'interpro': {
+  },
+  'rcsb-pdb': {
+    'core-entry-4HHB.json': TESTED,
+    'search-v2-text-experimental-method-xray-entry.json': TESTED,
+  },
+  'alphafold': {
+    'prediction-P05067-all-isoforms-v6.json': TESTED,
+  },
+  'clinicaltrials': {
+    'studies-search-cond-melanoma-status-recruiting-pagesize3-fields.json': TESTED,
+    'studies-search-cond-phelan-mcdermid-page2-via-pagetoken.json': TESTED,
+    'studies-search-intr-keytruda-pagesize3-fields.json': TESTED,
+    'study-NCT02210780-full-record-with-results.json': TESTED,
+    'study-NCT06604689-fields.json': TESTED,
+  },
+  'chembl': {
+    'mechanism-molecule-CHEMBL3137343-pembrolizumab.json': TESTED,
+    'target-CHEMBL4135.json': TESTED,
+  },
+  'openfda': {
+    'error-400-bad-request-sort-field.json': TESTED,
+    'error-404-no-matches-found.json': TESTED,
+    'error-500-server-error-query-syntax.json': TESTED,
+    'event-count-reactionmeddrapt-pembrolizumab-limit1.json': TESTED,
+    'label-search-keytruda-minimized.json': TESTED,
+  },
+  'gtex': {
+    'median-gene-expression-cftr-gtex_v8.json': TESTED,
+    'reference-gene-cftr-v26.json': TESTED,
+    'reference-gene-error-422-invalid-page.json': TESTED,
+    'reference-gene-not-found-empty.json': TESTED,
+    'reference-geneSearch-crp-itemsPerPage1.json': TESTED,
+  },
+  'geo': {
+    'esearch-gds-GSE93374-accession.json': TESTED,
+    'esummary-gds-200093374-GSE93374.json': TESTED,
+  },
+  'simbad': {
+    'cone-search-mivot-barnards-star.vot.xml': TESTED,
+    'sim-script-error-votable.txt': TESTED,
+    'sim-script-idlist-polaris.txt': TESTED,
+    'sim-script-query-id-m1-votable.txt': TESTED,
+  },
+  'exoplanet-archive': {
+    'system-aliaslookup-bet-pic.json': never('the name-resolution service (cgi-bin/Lookup); search_exoplanets asks the TAP service only'),
+    'tap-sync-k2names-json-trimmed.json': TESTED,
+    'tap-sync-keplernames-top5-csv.csv': never('CSV of the keplernames table; the connector asks pscomppars for JSON'),
+    'tap-sync-ps-plname-discoverymethod-json-trimmed.json': TESTED,
+    'tap-sync-pscomppars-plname-csv-trimmed.csv': never('CSV; the connector asks for format=json'),
+  },
+  'gaia': {
+    'cone-search-dr3-top50-trimmed-3rows.json': TESTED,
+    'source-id-query-dr3-2rows.vot.xml': TESTED,
+    'sync-top1-sourceid-ra-dec-parallax.json': TESTED,
+  },
+  'usgs-earthquakes': {
+    'count-northridge.json': never('the /count endpoint; search_earthquakes asks /query'),
+    'error-400-bad-starttime.txt': TESTED,
+    'event-detail-ci3144585.json': never('one event by eventid (a Feature with products); the connector only searches /query by time, place and magnitude'),
+    'query-empty-result.json': TESTED,
+    'query-northridge-m6.6-one-result.json': TESTED,
+    'query-three-results-null-magnitude.json': TESTED,
+  },
+  'oeis': {
+    'search-id-A144640-legacy-object-format.json': TESTED,
+    'search-id-A200083-legacy-object-format.json': TESTED,
+  },
+};
+
+const folder = (source: string) => new URL(`../../../shared/fixtures/upstream/${source}/`, import.meta.url);
+const testRoot = new URL('../', import.meta.url);
+
+/** The text of every test file, this one included (its table entries, `'file': …`, do not count as naming a file). */
+function testSources(): string {
+  const files = readdirSync(testRoot, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+  return files.map((file) => readFileSync(fileURLToPath(new URL(file, testRoot)), 'utf8')).join('\n');
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('the status of every real recording of the existing connectors', () => {
+  const sources = testSources();
+  for (const [source, files] of Object.entries(RECORDINGS)) {
+    describeRecordings(source, () => {
+      it('the table lists exactly the files of the folder', () => {
+        const present = readdirSync(folder(source)).filter((file) => file !== 'README.md').sort();
+        expect(Object.keys(files).sort()).to.deep.equal(present);
+      });
+      for (const [file, status] of Object.entries(files)) {
+        if ('tested' in status) {
+          it(`${file}: read by a test`, () => expect(new RegExp(`'${escape(file)}'(?!:)`).test(sources), `no test names '${file}'`).to.equal(true));
+        } else {
+          it(`${file}: never asked by the connector (${status.never})`, () => expect(status.never).to.not.equal(''));
+        }
+      }
+    });
+  }
+});
+
+const json = (source: string, file: string) => parseJsonKeepingBigIntegers(recording(source, file));
+/** The value with its undefined properties left out, as its JSON answer would carry it. */
+const defined = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describeRecordings('openalex', () => {
+  it('a random sample answer has the layout of the search answer the connector reads', () => {
+    expect(defined(openalex.parseWorkList(json('openalex', 'works-list-sample-2026.json')))).to.deep.equal([{
+      nativeId: 'W7152634373', url: 'https://openalex.org/W7152634373', title: 'Riccardia latifrons (Lindb.) Lindb.', doi: '10.3535/jf0-6x9-kpw',
+      authors: ['University of Gothenburg'], year: 2026, publicationDate: '2026-04-01', venue: 'DiSSCo', publicationType: 'dataset', citationCount: 0,
+      isOpenAccess: true, openAccessUrl: 'https://doi.org/10.3535/jf0-6x9-kpw', oaStatus: 'green', license: 'public-domain', openalexId: 'W7152634373', isRetracted: false,
+    }]);
+  });
+});
+
+describeRecordings('crossref', () => {
+  it('a works search restricted by select= gives the fields it carries, nothing invented', () => {
+    const [paper] = crossref.parseWorkList(json('crossref', 'works-query-title-author-select.json'));
+    expect(defined({ ...paper, authors: paper!.authors.slice(0, 3) })).to.deep.equal({
+      nativeId: '10.1056/nejmoa2404204', url: 'https://doi.org/10.1056/nejmoa2404204', title: 'Beta-Blocker Interruption or Continuation after Myocardial Infarction',
+      doi: '10.1056/nejmoa2404204', authors: ['Johanne Silvain', 'Guillaume Cayla', 'Emile Ferrari'], venue: 'New England Journal of Medicine', isRetracted: false, notices: [],
+    });
+    expect(paper!.authors).to.have.length(36);
+  });
+});
+
+describeRecordings('europepmc', () => {
+  it('the lite search answer (the default resultType) reads like the core one, with fewer fields', () => {
+    const { total, papers } = europepmc.parseSearch(json('europepmc', 'search-query-cancer-lite-json.json'));
+    expect([total, papers.length]).to.deep.equal([5059039, 3]);
+    expect(defined(papers[2])).to.deep.equal({
+      nativeId: 'MED/40437959', url: 'https://europepmc.org/article/MED/40437959',
+      title: 'Co-Designed Culturally Tailored Cancer Screening Promotion Program With Chinese-Australian: Using a Community Partnership Approach',
+      doi: '10.1002/hpja.70059', authors: ['Kwok C', 'Xu X'], year: 2025, publicationDate: '2025-07-01', venue: 'Health Promot J Austr', pages: 'e70059',
+      citationCount: 0, isOpenAccess: true, openAccessUrl: 'https://europepmc.org/article/PMC/PMC12120539', pmid: '40437959', pmcid: 'PMC12120539',
+    });
+  });
+});
+
+describeRecordings('doaj', () => {
+  it('a keyword search of journals reads like the ISSN and title searches the connector makes', () => {
+    const { total, journals } = doaj.parseSearch(json('doaj', 'v2-search-journals-keywords-heritage-trimmed.json'));
+    expect(total).to.equal(112);
+    expect(defined(journals[1])).to.deep.equal({
+      id: '0363f2df5e80496fabf11a8ba5853a58', title: 'Revista CPC', issns: ['1980-4466'], publisher: 'Universidade de São Paulo (USP)', country: 'BR', hasApc: false,
+      licenses: ['CC BY-NC-SA'], subjects: ['Museums. Collectors and collecting'], homepageUrl: 'http://www.revistas.usp.br/cpc/index',
+    });
+  });
+});
+
+describeRecordings('uniprot', () => {
+  it('the minimised BRAF entry: PDB cross-references with method, resolution and chains; no domain features in it', () => {
+    const entry = uniprot.parseEntry(json('uniprot', 'entry-P15056-BRAF-minimized.json'))!;
+    expect([entry.accession, entry.entryName, entry.reviewed, entry.proteinName, entry.geneSymbol, entry.geneSynonyms, entry.taxonId, entry.length]).to.deep.equal([
+      'P15056', 'BRAF_HUMAN', true, 'Serine/threonine-protein kinase B-raf', 'BRAF', ['BRAF1', 'RAFB1'], 9606, 766,
+    ]);
+    expect(entry.domains).to.deep.equal([]);
+    expect(entry.pdb.slice(0, 2)).to.deep.equal([
+      { pdbId: '1UWH', method: 'X-ray', resolution: '2.95 A', chains: 'A/B=448-723' },
+      { pdbId: '1UWJ', method: 'X-ray', resolution: '3.50 A', chains: 'A/B=448-723' },
+    ]);
+    expect(entry.pdb.map((ref) => ref.pdbId)).to.deep.equal(['1UWH', '1UWJ', '2FB8', '2L05', '3C4C', '3D4Q']);
+  });
+});
+
+describe('recorded error answers of endpoints the connectors call', () => {
+  let fake: FakeUpstream;
+  let upstream: UpstreamClient;
+  before(async () => {
+    fake = await startFakeUpstream();
+    const at = { url: fake.url, timeoutMs: 2000 };
+    upstream = new UpstreamClient({
+      sources: { OPENALEX: { ...at, key: 'test-key' }, CROSSREF: at, OPENFDA: at, USGS_EARTHQUAKES: at },
+      contactEmail: 'ops@example.org',
+      cache: new MemoryCache(),
+      retry: { baseDelayMs: 1 },
+    });
+  });
+  after(() => fake.close());
+  beforeEach(() => fake.reset());
+
+  async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
+    try {
+      await promise;
+    } catch (error) {
+      expect(error).to.be.instanceOf(UpstreamError);
+      return error as UpstreamError;
+    }
+    throw new Error('expected the request to fail');
+  }
+  const served = (source: string, file: string, status: number, contentType = 'application/json') => ({ status, body: recording(source, file), contentType });
+
+  // The wording of the reasons belongs to the upstream layer and its tests; here: which failure, from which source.
+  const cases = [
+    { source: 'openalex', file: 'error-400-invalid-filter.json', path: '/works', run: () => openalex.searchWorks(upstream, { query: 'x', limit: 1 }) },
+    { source: 'openalex', file: 'error-400-invalid-select.json', path: '/works/W1775749144', run: () => openalex.getWork(upstream, { kind: 'openalex', value: 'W1775749144' }) },
+    { source: 'crossref', file: 'error-400-validation-failure.json', path: '/works', run: () => crossref.searchBibliographic(upstream, 'x') },
+    { source: 'openfda', file: 'error-400-bad-request-sort-field.json', path: '/drug/label.json', run: () => openfda.searchLabels(upstream, ['verapamil']) },
+    { source: 'usgs-earthquakes', file: 'error-400-bad-starttime.txt', path: '/query', contentType: 'text/plain', run: () => usgs.queryEvents(upstream, { startTime: '2025-01-01T00:00:00', endTime: '2025-01-02T00:00:00', limit: 5, order: 'time' }) },
+  ];
+  for (const { source, file, path, contentType, run } of cases) {
+    describeRecordings(source, () => {
+      it(`${file}: a failure of ${source} with HTTP 400, asked once (a 400 is not retried)`, async () => {
+        fake.on(path, served(source, file, 400, contentType));
+        const error = await failure(run());
+        expect([error.source, error.kind, error.status, fake.hitsOn(path).length]).to.deep.equal([source, 'http_error', 400, 1]);
+      });
+    });
+  }
+
+  describeRecordings('crossref', () => {
+    it('journal-issn-not-found-404.txt: an ISSN Crossref does not know is no journal, not a failure', async () => {
+      fake.on('/journals/0413-6597', served('crossref', 'journal-issn-not-found-404.txt', 404, 'application/json'));
+      expect(await crossref.getJournal(upstream, '0413-6597')).to.equal(undefined);
+    });
+  });
+});

@@ -1581,8 +1581,8 @@ export interface VerifyReferencesData {
   score?: number;
   /** Fields where the citation differs from the matched paper. */
   differences?: Array<{
-    /** The differing field. */
-    field: 'year' | 'pages' | 'doi' | 'journal' | 'first_author';
+    /** The differing field (the volume is compared too, besides the fields the description names). */
+    field: 'year' | 'volume' | 'pages' | 'doi' | 'journal' | 'first_author';
     /** Value as cited (absent when the citation lacked the field). */
     cited?: string;
     /** Value of the matched paper. */

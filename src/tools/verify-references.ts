@@ -33,7 +33,13 @@ export interface Checked {
   retrievedAt: string;
 }
 
-const NOTICE_TITLE = /^(retraction|retracted|correction|erratum|corrigendum|expression of concern|withdrawn|notice of retraction)\b/i;
+/** Titles of notices about another paper ("Retraction Note: …", "Editorial Retraction", "Erratum"); "RETRACTED: …" is the paper itself. */
+const NOTICE_TITLE = /^(retraction\b(?!ed)|correction\b|erratum\b|corrigendum\b|expression of concern\b|notice of retraction\b|editorial (retraction|expression of concern)\b|withdrawal\b)/i;
+
+/** A record that is a notice about another work, never the cited paper itself (unless a notice is what is cited). */
+function isNotice(paper: Paper): boolean {
+  return paper.isUpdateNotice === true || paper.publicationType === 'retraction' || paper.publicationType === 'erratum' || NOTICE_TITLE.test(paper.title ?? '');
+}
 
 /** The citation text sent to Crossref's reference matcher: the raw reference without its DOI or URLs. */
 function citationText(reference: ParsedReference): string {
@@ -69,7 +75,7 @@ export async function checkReference(upstream: UpstreamClient, index: number, ra
     retrievedAt ||= at;
     for (const paper of papers) {
       if (!paper) continue;
-      if (NOTICE_TITLE.test(paper.title ?? '') && !NOTICE_TITLE.test(reference.title ?? '')) continue;
+      if (isNotice(paper) && !NOTICE_TITLE.test(reference.title ?? '')) continue;
       candidates.push({ paper, source });
     }
   };
@@ -85,6 +91,14 @@ export async function checkReference(upstream: UpstreamClient, index: number, ra
   // With an index missing, "nothing found" is not known: say uncertain, never not_found by default.
   if (verdict.status === 'not_found' && Object.keys(failed).length > 0) verdict = { ...verdict, status: 'uncertain' };
   return { index, reference, verdict, failed, retrievedAt: retrievedAt || new Date().toISOString() };
+}
+
+/** A title carrying the index's retraction prefix ("RETRACTED: …", "RETRACTED ARTICLE: …"). */
+export const RETRACTED_TITLE = /^\s*(retracted( article)?|withdrawn)\s*[:.]/i;
+
+/** Whether the matched paper is retracted: flagged by its index, or titled so by it. */
+export function isRetracted(paper: Paper): boolean {
+  return paper.isRetracted === true || RETRACTED_TITLE.test(paper.title ?? '');
 }
 
 function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<VerifyReferencesData> {
@@ -116,7 +130,7 @@ function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<Verify
       match_source: best?.source,
       score: best?.score,
       differences: best ? verdict.differences.map((difference) => (difference.cited === undefined ? { field: difference.field, actual: difference.actual } : difference)) : undefined,
-      retracted: paper ? paper.isRetracted === true : undefined,
+      retracted: paper ? isRetracted(paper) : undefined,
       retraction_notice_doi: notice?.doi,
     },
   });

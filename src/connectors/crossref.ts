@@ -60,6 +60,12 @@ export function parseNotices(work: Json): Notice[] {
   return notices;
 }
 
+/** Print and online years that differ from the issued one (a paper online in December, in print in January). */
+function otherYears(work: Json, year: number | undefined): { otherYears?: number[] } {
+  const years = [dateParts(work['published-print'])?.[0], dateParts(work['published-online'])?.[0]].filter((value): value is number => value !== undefined && value !== year);
+  return years.length > 0 ? { otherYears: [...new Set(years)] } : {};
+}
+
 /** The work is a notice about another work: its `update-to` names another DOI with a notice type. */
 function updatesAnother(work: Json, own: string): boolean {
   const entries = Array.isArray(work['update-to']) ? (work['update-to'] as unknown[]) : [];
@@ -96,6 +102,7 @@ export function parseWork(work: Json): Paper | undefined {
     isRetracted: notices.some((notice) => notice.type === 'retraction' || notice.type === 'partial_retraction' || notice.type === 'withdrawal' || notice.type === 'removal'),
     notices,
     ...(updatesAnother(work, doi) ? { isUpdateNotice: true } : {}),
+    ...otherYears(work, issued?.[0]),
   };
 }
 

@@ -46,6 +46,8 @@ export interface Paper {
   isRetracted?: boolean;
   /** Update notices attached to the work (Crossref `updated-by`). */
   notices?: Notice[];
+  /** Years of the work's other publication events (Crossref `published-print`, `published-online`) besides `year`. */
+  otherYears?: number[];
   /** The record is itself a notice (retraction, correction, …) about another work (Crossref `update-to`). */
   isUpdateNotice?: boolean;
 }

@@ -141,7 +141,9 @@ export function splitAuthors(text: string): string[] {
   for (let index = 0; index < parts.length; index += 1) {
     const part = parts[index]!;
     const next = parts[index + 1];
-    if (next && INITIALS_ONLY.test(next) && !INITIALS_ONLY.test(part) && FAMILY_BEFORE_INITIALS.test(part.trim())) {
+    // Chicago and MLA invert the first author only: "Watts, Duncan J., and Steven H. Strogatz".
+    const invertedFirst = index === 0 && next !== undefined && /^\p{Lu}[\p{Ll}'’-]+(?:\s\p{Lu}\.)+$/u.test(next);
+    if (next && (INITIALS_ONLY.test(next) || invertedFirst) && !INITIALS_ONLY.test(part) && FAMILY_BEFORE_INITIALS.test(part.trim())) {
       paired.push(`${part}, ${next}`);
       index += 1;
     } else paired.push(part);
@@ -198,10 +200,14 @@ interface Numbers {
  * or pages alone ("pp. 45-67", proceedings).
  */
 function readNumbers(tail: string): Numbers {
+  // Chicago "9, no. 3 (2010): 393-404" and Google Scholar's MLA "393.6684 (1998): 440-442".
+  const dated = new RegExp(String.raw`(?<![\d.])(\d+)(?:,\s*no\.\s*([\w-]+)|\.(\d+))?\s*\(\s*${YEAR}\s*\)\s*:\s*(${PAGES})`).exec(tail);
+  if (dated) return { volume: dated[1], issue: dated[2] ?? dated[3], pages: dated[4], rest: tail.slice(0, dated.index) };
   const volume = /\bvol\.\s*([\w.-]+)/i.exec(tail);
   const article = new RegExp(String.raw`\b(?:Art(?:icle)?\.?\s*(?:no\.|number)|Article)\s*([A-Za-z]{0,4}\d+)`, 'i').exec(tail);
-  const issue = /(?<!Art\.?\s*)\bno\.\s*([\w-]+)/i.exec(tail.replace(/\bArt(?:icle)?\.?\s*no\./gi, (text) => ' '.repeat(text.length)));
-  const pages = new RegExp(String.raw`\bpp?\.\s*(${PAGES})`).exec(tail);
+  const issue = /\b(?:no\.?|issues?)\s*(\d[\w-]*)/i.exec(tail.replace(/\bArt(?:icle)?\.?\s*no\./gi, (text) => ' '.repeat(text.length)));
+  const pagesMatch = new RegExp(String.raw`\bpp?\.?\s+(${PAGES})|\bpp?\.(${PAGES})`).exec(tail);
+  const pages = pagesMatch ? { index: pagesMatch.index, 1: pagesMatch[1] ?? pagesMatch[2] } : null;
   if (volume || article || (issue && pages)) {
     const starts = [volume, article, issue, pages].filter((match): match is RegExpExecArray => match !== null).map((match) => match.index);
     return { volume: volume?.[1], issue: issue?.[1], pages: pages?.[1] ?? article?.[1], rest: tail.slice(0, Math.min(...starts)) };
@@ -231,11 +237,11 @@ function yearIn(text: string): number | undefined {
 }
 
 /**
- * A quoted title: “…”, "…", ‘…’ or '…'. A straight or curly apostrophe inside a word (O'Regan,
+ * A quoted title: “…”, ``…'' (LaTeX), "…", ‘…’ or '…'. A straight or curly apostrophe inside a word (O'Regan,
  * Platt's) opens or closes nothing: a quote opens after a non-letter and closes before one.
  */
 function quotedTitle(text: string): { index: number; length: number; title: string } | undefined {
-  const patterns = [/“(.{8,}?)[,.]?”/u, /(?<![\p{L}\d])"(.{8,}?)[,.]?"(?![\p{L}\d])/u, /(?<![\p{L}\d])‘(.{8,}?)[,.]?’(?![\p{L}\d])/u, /(?<![\p{L}\d])'(.{8,}?)[,.]?'(?![\p{L}\d])/u];
+  const patterns = [/“(.{8,}?)[,.]?”/u, /``(.{8,}?)[,.]?''/u, /(?<![\p{L}\d])"(.{8,}?)[,.]?"(?![\p{L}\d])/u, /(?<![\p{L}\d])‘(.{8,}?)[,.]?’(?![\p{L}\d])/u, /(?<![\p{L}\d])'(.{8,}?)[,.]?'(?![\p{L}\d])/u];
   const found = patterns.map((pattern) => pattern.exec(text)).filter((match): match is RegExpExecArray => match !== null).sort((a, b) => a.index - b.index)[0];
   return found ? { index: found.index, length: found[0].length, title: found[1]! } : undefined;
 }
@@ -271,8 +277,8 @@ export function parseReference(input: string): ParsedReference {
   // Author-year (APA, Harvard): "Authors (2020). Title. Journal, 12(3), 45-67."
   const authorYear = new RegExp(String.raw`^(.+?)\s*\((${YEAR})[a-z]?(?:,[^)]*)?\)\.?\s*(.+)$`).exec(text);
   if (authorYear) {
-    const [titlePart, ...restParts] = splitSentences(authorYear[3]!);
-    const numbers = readNumbers(restParts.join('. '));
+    const [titlePart, venuePart] = titleAndVenue(authorYear[3]!);
+    const numbers = readNumbers(venuePart);
     return finish({
       raw, doi, authors: splitAuthors(authorYear[1]!), year: Number(authorYear[2]), title: titlePart,
       journal: venueOf(numbers.rest.split(/,\s*(?=\d)/)[0]!.replace(/\s*\((?:pp?\.)?[^)]*\)\s*$/, '')), volume: numbers.volume, issue: numbers.issue, pages: numbers.pages,
@@ -282,8 +288,8 @@ export function parseReference(input: string): ParsedReference {
   // Chicago author-date without quotes: "Smith, John, and Anna Doe. 2020. Title. Journal 12 (3): 45–67."
   const chicago = new RegExp(String.raw`^(.+?)\.\s+(${YEAR})[a-z]?\.\s+(.+)$`).exec(text);
   if (chicago) {
-    const [titlePart, ...restParts] = splitSentences(chicago[3]!);
-    const numbers = readNumbers(restParts.join('. '));
+    const [titlePart, venuePart] = titleAndVenue(chicago[3]!);
+    const numbers = readNumbers(venuePart);
     return finish({
       raw, doi, authors: splitAuthors(chicago[1]!), year: Number(chicago[2]), title: titlePart,
       journal: venueOf(numbers.rest.replace(/\s+\d+\s*$/, '')), volume: numbers.volume, issue: numbers.issue, pages: numbers.pages,
@@ -323,6 +329,25 @@ const NAME = `(?:${PARTICLE}\\s)*\\p{Lu}[\\p{L}'’\\-]+(?:\\s(?:${PARTICLE}\\s)
 /** A Vancouver author list: "Family INITIALS" items (a lone name allowed) separated by commas, ended by a full stop. */
 const VANCOUVER_AUTHORS = new RegExp(`^((?:${NAME}(?:\\s\\p{Lu}{1,3})?,\\s)*${NAME}(?:\\s\\p{Lu}{1,3})?(?:,?\\set al)?)\\.\\s`, 'u');
 
+/**
+ * An unquoted title and the venue after it: the venue is the last sentence (the one carrying the
+ * volume and pages), the title everything before it, so a title with a question or a full stop
+ * inside ("Do wildlife laws work? Species protection…") stays whole.
+ */
+function titleAndVenue(text: string): [string, string] {
+  const sentences = splitSentences(text);
+  if (sentences.length < 2) return [sentences[0] ?? text, ''];
+  // A proceedings venue opens with "In": it and what follows are the venue.
+  const opening = sentences.findIndex((sentence, index) => index > 0 && /^In:?\s/.test(sentence));
+  if (opening > 0) return [joinSentences(sentences.slice(0, opening)), sentences.slice(opening).join('. ')];
+  return [joinSentences(sentences.slice(0, -1)), sentences.at(-1)!];
+}
+
+/** Sentences joined back with the stop they lost ("Do laws work?" keeps its question mark). */
+function joinSentences(sentences: string[]): string {
+  return sentences.reduce((joined, sentence) => (joined === '' ? sentence : /[?!]$/.test(joined) ? `${joined} ${sentence}` : `${joined}. ${sentence}`), '');
+}
+
 /** Sentences split at ". " (or "? " / "! "), not after initials ("J. Smith") or common abbreviations. */
 function splitSentences(text: string): string[] {
   const parts: string[] = [];
@@ -330,7 +355,7 @@ function splitSentences(text: string): string[] {
   const tokens = text.split(/(?<=[.?!])\s+/);
   for (const token of tokens) {
     current = current ? `${current} ${token}` : token;
-    const lastWord = /(\S+)$/.exec(current)?.[1] ?? '';
+    const lastWord = (/(\S+)$/.exec(current)?.[1] ?? '').replace(/^[([]/, '');
     if (/^([A-Z]\.)+$|^(vol|no|pp|eds?|Proc|Int|J|Natl|Acad|Sci|Soc|Am|Rev|Res|Lett|Phys|Chem|Biol|Med)\.$/.test(lastWord)) continue;
     parts.push(current.replace(/[.]$/, '').trim());
     current = '';

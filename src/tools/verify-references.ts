@@ -63,6 +63,16 @@ async function candidatesFromOpenAlex(upstream: UpstreamClient, reference: Parse
   return openalex.searchWorks(upstream, { query: citationText(reference).slice(0, 300), limit: 3 });
 }
 
+/**
+ * Years a candidate may also be cited under: Crossref's print and online years; for OpenAlex,
+ * which gives only the earliest (online) year, the next one, since papers published online late in
+ * a year are printed in the next.
+ */
+function otherYearsOf(paper: Paper, source: CheckSource): number[] | undefined {
+  if (source === 'crossref') return paper.otherYears;
+  return paper.year !== undefined ? [paper.year + 1] : undefined;
+}
+
 export async function checkReference(upstream: UpstreamClient, index: number, raw: string): Promise<Checked> {
   const reference = parseReference(raw);
   const failed: Checked['failed'] = {};
@@ -76,7 +86,7 @@ export async function checkReference(upstream: UpstreamClient, index: number, ra
     for (const paper of papers) {
       if (!paper) continue;
       if (isNotice(paper) && !NOTICE_TITLE.test(reference.title ?? '')) continue;
-      candidates.push({ paper, source });
+      candidates.push({ paper, source, altYears: otherYearsOf(paper, source) });
     }
   };
   const citation = citationText(reference);

@@ -84,6 +84,19 @@ describe('reference parsing', () => {
     expect([samePages('928-943', '928-943.e22'), samePages('928-43.e22', '928-943.e22'), samePages('928-943.e21', '928-943.e22'), samePages('2310-5', '2310-2315'), samePages('5363-7', '5463-5467')]).to.deep.equal([true, true, false, true, false]);
   });
 
+  it('reads Google Scholar MLA and Chicago numbers, LaTeX quotes, and titles with a question inside', () => {
+    expect(fields('Watts, Duncan J., and Steven H. Strogatz. "Collective dynamics of ‘small-world’ networks." nature 393.6684 (1998): 440-442.')).to.deep.equal({
+      authors: ['Watts, Duncan J.', 'Steven H. Strogatz'], firstAuthor: 'Watts', title: 'Collective dynamics of ‘small-world’ networks', year: 1998, journal: 'nature', volume: '393', issue: '6684', pages: '440-442',
+    });
+    expect(parseReference('de la Monte, Suzanne M. "Quantitation of cerebral atrophy in preclinical and end-stage alzheimer\'s disease." Annals of neurology 25, no. 5 (1989): 450-459.')).to.include({ firstAuthor: 'de la Monte', journal: 'Annals of neurology', volume: '25', issue: '5', pages: '450-459', year: 1989 });
+    expect(fields("M. Safari and C. Delacourt ``Aging of a commercial graphite/LiFePO4 cell'' J. Electroch. Soc. Vol. 158, Issue 10, pp. A1123-A1135. 2011.")).to.deep.equal({
+      authors: ['M. Safari', 'C. Delacourt'], firstAuthor: 'Safari', title: 'Aging of a commercial graphite/LiFePO4 cell', year: 2011, journal: 'J. Electroch. Soc', volume: '158', issue: '10', pages: 'A1123-A1135',
+    });
+    expect(parseReference('Rowcliffe, J.M., de Merode, E. and Cowlishaw, G. 2004. Do wildlife laws work? Species protection and the application of a prey choice model to poaching decisions. Proceedings of the Royal Society B: Biological Sciences 271: 2631-6.')).to.include({
+      firstAuthor: 'Rowcliffe', title: 'Do wildlife laws work? Species protection and the application of a prey choice model to poaching decisions', journal: 'Proceedings of the Royal Society B: Biological Sciences', volume: '271', pages: '2631-6', year: 2004,
+    });
+  });
+
   it('keeps old Wiley DOIs whole, with their <, > and ;', () => {
     expect(extractDois('Stat Med. 2000;19(15):1997-2014. doi:10.1002/1097-0258(20000815)19:15<1997::AID-SIM511>3.0.CO;2-C.')).to.deep.equal(['10.1002/1097-0258(20000815)19:15<1997::aid-sim511>3.0.co;2-c']);
     expect(parseReference('Brier, G.W. (1950) \'Verification of forecasts expressed in terms of probability\', Monthly Weather Review, 78(1), pp. 1-3. doi:10.1175/1520-0493(1950)078<0001:vofeit>2.0.co;2.').doi).to.equal('10.1175/1520-0493(1950)078<0001:vofeit>2.0.co;2');
@@ -107,6 +120,12 @@ describe('reference matching and the decision rule', () => {
     expect(verdict('van der Maaten L, Hinton G. Visualizing data using t-SNE. J Mach Learn Res. 2008;9(86):2579-605.', [tsne]).status).to.equal('verified');
     const wrong = verdict('van der Maaten L, Hinton G. Visualizing data using t-SNE. J Mach Learn Res. 2008;12(86):2579-605.', [tsne]);
     expect([wrong.status, wrong.differences]).to.deep.equal(['corrected', [{ field: 'volume', cited: '12', actual: '9' }]]);
+  });
+
+  it('accepts the print year of a paper the index dates by its online year', () => {
+    const online = decide(parseReference('van der Maaten L, Hinton G. Visualizing data using t-SNE. J Mach Learn Res. 2009;9(86):2579-605.'), [{ paper: tsne, source: 'crossref', altYears: [2009] }]);
+    const wrong = decide(parseReference('van der Maaten L, Hinton G. Visualizing data using t-SNE. J Mach Learn Res. 2011;9(86):2579-605.'), [{ paper: tsne, source: 'crossref', altYears: [2009] }]);
+    expect([online.status, wrong.status, wrong.differences]).to.deep.equal(['verified', 'corrected', [{ field: 'year', cited: '2011', actual: '2008' }]]);
   });
 
   it('says not_found for a title sharing half its words with a real paper, with other authors and year', () => {

@@ -80,7 +80,7 @@ export async function runEvaluation(set: Labelled[] = fullSet): Promise<Evaluati
       tuning: tally(rows.filter((row) => !row.heldOut)),
       heldOut: tally(rows.filter((row) => row.heldOut)),
       byCategory: Object.fromEntries(CATEGORIES.map((category) => [category, tally(rows.filter((row) => row.category === category))])),
-      byStyle: Object.fromEntries(STYLES.map((style) => [style, tally(rows.filter((row) => row.style === style))])),
+      byStyle: Object.fromEntries([...STYLES, 'verbatim' as const].map((style) => [style, tally(rows.filter((row) => row.style === style))])),
       fabricatedVerified: rows.filter((row) => row.category === 'fabricated' && row.actual === 'verified').length,
       borrowedDoiVerified: rows.filter((row) => (row.category === 'borrowed_doi' || (row.category === 'fabricated' && /\b10\.\d{4,9}\//.test(row.reference))) && row.actual === 'verified').length,
       retractedFlagged: { total: rows.filter((row) => row.category === 'retracted').length, correct: rows.filter((row) => row.category === 'retracted' && row.retracted && row.matchedRight).length },

@@ -12,7 +12,11 @@
  *   preprint is Crossref `posted-content` without a container title; a single page ("e98679",
  *   "15") is Crossref's `article-number`; a retracted paper carries the index's title prefix and
  *   `updated-by` retraction entries (publisher and Retraction Watch), and its notice is a record of
- *   its own with `update-to` (OpenAlex type `retraction`).
+ *   its own with `update-to` (OpenAlex type `retraction`);
+ * - one article in seven is registered the way publishers often do, unlike its citations: title in
+ *   Title Case, journal without its leading "The", and published online the year before its print
+ *   issue (Crossref `issued` and OpenAlex `publication_year` give the online year; Crossref's
+ *   `published-print` the cited one).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,9 +32,25 @@ interface IndexRecord {
 
 const tokens = (text: string) => normalizeText(text).split(' ').filter((word) => word.length > 1);
 
+/** Registered unlike its citations (see above). */
+const registeredDifferently = (paper: EvalPaper) => paper.id % 7 === 3 && paper.kind === 'article' && paper.volume !== undefined && !paper.retraction;
+
+const titleCase = (title: string) => title.replace(/(^|[\s(-])([a-z])(?=[a-z]{3,})/g, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+
 function titleOf(record: IndexRecord): string {
   if (record.notice) return record.paper.retraction!.noticeTitle;
+  if (registeredDifferently(record.paper)) return titleCase(record.paper.title);
   return record.paper.retraction?.indexTitle ?? record.paper.title;
+}
+
+/** The year the index gives: the online year for papers registered differently. */
+function indexYear(record: IndexRecord): number {
+  if (record.notice) return record.paper.retraction!.noticeYear;
+  return registeredDifferently(record.paper) ? record.paper.year - 1 : record.paper.year;
+}
+
+function venueOf(paper: EvalPaper): string {
+  return registeredDifferently(paper) ? paper.venue.replace(/^The /, '') : paper.venue;
 }
 
 function doiOf(record: IndexRecord): string | undefined {
@@ -48,7 +68,7 @@ function dateParts(year: number) {
 function crossrefItem(record: IndexRecord, score?: number): Record<string, unknown> {
   const { paper } = record;
   const doi = doiOf(record)!;
-  const year = record.notice ? paper.retraction!.noticeYear : paper.year;
+  const year = indexYear(record);
   const item: Record<string, unknown> = {
     DOI: doi,
     URL: `https://doi.org/${doi}`,
@@ -56,13 +76,15 @@ function crossrefItem(record: IndexRecord, score?: number): Record<string, unkno
     title: [titleOf(record)],
     issued: dateParts(year),
     published: dateParts(year),
+    'published-online': dateParts(year),
     'is-referenced-by-count': 10,
     publisher: 'Eval Publisher',
   };
   if (!record.notice) {
     item.author = paper.authors.map((author, index) => ({ given: author.given || undefined, family: author.family, sequence: index === 0 ? 'first' : 'additional', affiliation: [] }));
     if (paper.kind === 'posted') item.institution = [{ name: 'bioRxiv' }];
-    else item['container-title'] = [paper.venue];
+    else item['container-title'] = [venueOf(paper)];
+    if (!record.notice) item['published-print'] = dateParts(paper.year);
     if (paper.volume) item.volume = paper.volume;
     if (paper.issue) item.issue = paper.issue;
     if (paper.pages?.includes('-')) item.page = paper.pages;
@@ -83,13 +105,13 @@ function openalexWork(record: IndexRecord): Record<string, unknown> {
   const { paper } = record;
   const doi = doiOf(record);
   const [first, last] = record.notice ? [] : (paper.pages ?? '').split('-');
-  const venue = paper.kind === 'arxiv' ? 'arXiv (Cornell University)' : paper.kind === 'posted' ? 'bioRxiv (Cold Spring Harbor Laboratory)' : paper.venue;
+  const venue = paper.kind === 'arxiv' ? 'arXiv (Cornell University)' : paper.kind === 'posted' ? 'bioRxiv (Cold Spring Harbor Laboratory)' : venueOf(paper);
   return {
     id: `https://openalex.org/${record.openalexId}`,
     doi: doi ? `https://doi.org/${doi}` : null,
     title: titleOf(record),
     display_name: titleOf(record),
-    publication_year: record.notice ? paper.retraction!.noticeYear : paper.year,
+    publication_year: indexYear(record),
     type: record.notice ? 'retraction' : paper.kind === 'arxiv' || paper.kind === 'posted' ? 'preprint' : 'article',
     authorships: record.notice ? [] : paper.authors.map((author, index) => ({
       author_position: index === 0 ? 'first' : 'middle',
@@ -151,7 +173,7 @@ export async function startIndexServer(records = indexRecords()): Promise<IndexS
   const bibliographic = new Ranker(records, (record) => {
     const { paper } = record;
     if (record.notice) return `${titleOf(record)} ${paper.venue} ${paper.retraction!.noticeYear}`;
-    return `${titleOf(record)} ${paper.authors.map((author) => `${author.given} ${author.family}`).join(' ')} ${paper.venue} ${paper.year} ${paper.volume ?? ''} ${paper.issue ?? ''} ${paper.pages ?? ''}`;
+    return `${titleOf(record)} ${paper.authors.map((author) => `${author.given} ${author.family}`).join(' ')} ${venueOf(paper)} ${indexYear(record)} ${paper.volume ?? ''} ${paper.issue ?? ''} ${paper.pages ?? ''}`;
   });
   const byTitle = new Ranker(records, titleOf);
   const send = (response: ServerResponse, status: number, body: unknown, type = 'application/json') => {

@@ -2,6 +2,8 @@
  * The labelled set of the verify_references evaluation, built deterministically from the real
  * papers of papers.ts. Each reference cites one paper in one of the six styles and is labelled:
  * - correct: copied right → verified (and matched to that paper);
+ * - verbatim: a reference exactly as a person wrote it in a real reference list (its style is
+ *   "verbatim") → verified;
  * - near_duplicate: a paper whose near-twin (preprint and published version, an earlier or later
  *   paper by the same authors with an overlapping title) is also in the index → verified, matched
  *   to the cited one, not the twin;
@@ -20,7 +22,7 @@ import { loadPapers, type Author, type EvalPaper } from './papers.ts';
 import { render, STYLES, type Cited, type Style } from './styles.ts';
 
 export const CATEGORIES = [
-  'correct', 'near_duplicate', 'retracted', 'wrong_year', 'wrong_volume', 'wrong_pages', 'wrong_first_author', 'wrong_journal', 'wrong_doi', 'borrowed_doi', 'fabricated',
+  'correct', 'verbatim', 'near_duplicate', 'retracted', 'wrong_year', 'wrong_volume', 'wrong_pages', 'wrong_first_author', 'wrong_journal', 'wrong_doi', 'borrowed_doi', 'fabricated',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type ExpectedStatus = 'verified' | 'corrected' | 'not_found';
@@ -28,7 +30,7 @@ export type Field = 'year' | 'volume' | 'pages' | 'doi' | 'journal' | 'first_aut
 
 export interface Labelled {
   reference: string;
-  style: Style;
+  style: Style | 'verbatim';
   category: Category;
   expected: ExpectedStatus;
   /** The field an error was put in (corrected references). */
@@ -157,6 +159,10 @@ export function buildLabelled(papers = loadPapers()): Labelled[] {
     const expected: ExpectedStatus = category === 'fabricated' ? 'not_found' : FIELD_OF[category] ? 'corrected' : 'verified';
     labelled.push({ reference: render(chosen, cited, `ref${labelled.length + 1}`), style: chosen, category, expected, field: FIELD_OF[category], paper, heldOut: paper ? isHeldOut(paper) : labelled.length % 3 === 2 });
   };
+
+  const asWritten = (category: Category, paper: EvalPaper, reference: string) =>
+    labelled.push({ reference, style: 'verbatim', category, expected: 'verified', paper, heldOut: isHeldOut(paper) });
+  for (const paper of papers) for (const reference of paper.verbatim) asWritten(paper.retraction ? 'retracted' : 'verbatim', paper, reference);
 
   const twins = NEAR_DUPLICATES.map((title) => papers.find((paper) => paper.title === title) ?? (() => { throw new Error(`near-duplicate not in the data: ${title}`); })());
   for (const paper of twins) add('near_duplicate', citedOf(paper), paper);

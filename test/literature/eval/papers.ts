@@ -38,6 +38,8 @@ export interface EvalPaper {
   pages?: string;
   doi?: string;
   retraction?: Retraction;
+  /** References to the paper copied verbatim from its source file (how people really wrote them). */
+  verbatim: string[];
 }
 
 const KINDS: Record<string, PaperKind> = { a: 'article', c: 'proceedings', p: 'posted', x: 'arxiv' };
@@ -57,27 +59,35 @@ export function loadPapers(): EvalPaper[] {
   const lines = readFileSync(FILE, 'utf8').split('\n');
   const named = sources(lines);
   const rows = lines.filter((line) => line.trim() !== '' && !line.startsWith('#'));
-  return rows.map((line, id) => {
-    const [source, kind, authors, year, title, venue, volume, issue, pages, doi, indexTitle, noticeDoi, noticeTitle, noticeYear] = line.split('|');
-    const names = authors!.split(';').map((name) => name.trim());
-    const empty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
-    return {
-      id,
-      source: named.get(source!) ?? source!,
-      kind: KINDS[kind!]!,
-      authors: names.filter((name) => name !== '+').map((name) => {
-        const [family, given = ''] = name.split(',').map((part) => part.trim());
-        return { family: family!, given };
-      }),
-      moreAuthors: names.includes('+'),
-      year: Number(year),
-      title: title!,
-      venue: venue!,
-      volume: empty(volume),
-      issue: empty(issue),
-      pages: empty(pages),
-      doi: empty(doi)?.toLowerCase(),
-      retraction: indexTitle ? { indexTitle, noticeDoi: noticeDoi!.toLowerCase(), noticeTitle: noticeTitle!, noticeYear: Number(noticeYear) } : undefined,
-    };
-  });
+  const papers: EvalPaper[] = [];
+  for (const line of rows) {
+    if (line.startsWith('=|')) papers.at(-1)!.verbatim.push(line.slice(2));
+    else papers.push(paperOf(line, papers.length, named));
+  }
+  return papers;
+}
+
+function paperOf(line: string, id: number, named: Map<string, string>): EvalPaper {
+  const [source, kind, authors, year, title, venue, volume, issue, pages, doi, indexTitle, noticeDoi, noticeTitle, noticeYear] = line.split('|');
+  const names = authors!.split(';').map((name) => name.trim());
+  const empty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
+  return {
+    id,
+    source: named.get(source!) ?? source!,
+    kind: KINDS[kind!]!,
+    authors: names.filter((name) => name !== '+').map((name) => {
+      const [family, given = ''] = name.split(',').map((part) => part.trim());
+      return { family: family!, given };
+    }),
+    moreAuthors: names.includes('+'),
+    year: Number(year),
+    title: title!,
+    venue: venue!,
+    volume: empty(volume),
+    issue: empty(issue),
+    pages: empty(pages),
+    doi: empty(doi)?.toLowerCase(),
+    retraction: indexTitle ? { indexTitle, noticeDoi: noticeDoi!.toLowerCase(), noticeTitle: noticeTitle!, noticeYear: Number(noticeYear) } : undefined,
+    verbatim: [],
+  };
 }

@@ -55,7 +55,7 @@ export interface CheckRetractionsData {
   notice_doi?: string;
   /** Date of that notice. */
   notice_date?: string;
-  /** Who reported the notice (publisher, retraction-watch, or openalex for a bare retraction flag). */
+  /** Who reported the notice (publisher, retraction-watch; openalex for a bare retraction flag; crossref or openalex when only the index's "RETRACTED:" title prefix says so). */
   notice_source?: string;
   /** All notices found for the DOI, most serious first. */
   notices?: Array<{

@@ -24,8 +24,13 @@ export interface Difference {
   actual: string;
 }
 
-/** The retraction prefix indexes put before a retracted paper's title ("RETRACTED: …", "RETRACTED ARTICLE: …"). */
+/** The prefix indexes put before a retracted (or withdrawn) paper's title ("RETRACTED: …", "RETRACTED ARTICLE: …", "WITHDRAWN: …"). */
 export const RETRACTION_PREFIX = /^\s*(?:\[?retracted(?: article)?\]?|withdrawn)\s*[:.\-–—]\s*/i;
+
+/** The index marks the paper retracted in its title ("RETRACTED: …", "RETRACTED ARTICLE: …"; a withdrawal is not a retraction). */
+export function hasRetractedTitle(title: string | undefined): boolean {
+  return /^\s*\[?retracted(?: article)?\]?\s*[:.\-–—]/i.test(title ?? '');
+}
 
 const titleWords = (text: string | undefined) => normalizeText(text?.replace(RETRACTION_PREFIX, '')).split(' ').filter((word) => word.length > 2 || /\d/.test(word));
 

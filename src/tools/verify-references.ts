@@ -11,7 +11,7 @@ import type { ToolRecord, VerifyReferencesArgs, VerifyReferencesData } from '../
 import * as crossref from '../connectors/crossref.ts';
 import * as openalex from '../connectors/openalex.ts';
 import { ApiError } from '../errors.ts';
-import { decide, type Candidate, type Verdict } from '../literature/match.ts';
+import { decide, hasRetractedTitle, type Candidate, type Verdict } from '../literature/match.ts';
 import type { Paper } from '../literature/paper.ts';
 import { parseReference, referencesOf, type ParsedReference } from '../literature/references.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -103,12 +103,9 @@ export async function checkReference(upstream: UpstreamClient, index: number, ra
   return { index, reference, verdict, failed, retrievedAt: retrievedAt || new Date().toISOString() };
 }
 
-/** A title carrying the index's retraction prefix ("RETRACTED: …", "RETRACTED ARTICLE: …"). */
-export const RETRACTED_TITLE = /^\s*(retracted( article)?|withdrawn)\s*[:.]/i;
-
 /** Whether the matched paper is retracted: flagged by its index, or titled so by it. */
 export function isRetracted(paper: Paper): boolean {
-  return paper.isRetracted === true || RETRACTED_TITLE.test(paper.title ?? '');
+  return paper.isRetracted === true || hasRetractedTitle(paper.title);
 }
 
 function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<VerifyReferencesData> {

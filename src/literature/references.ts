@@ -317,6 +317,15 @@ export function parseReference(input: string): ParsedReference {
       });
     }
   }
+  // ACS: "Smith, J. A.; Doe, B. Title. J. Am. Chem. Soc. 2016, 7, 45-67." — "Family, I." authors, then title, then venue, year, volume, pages.
+  const acs = new RegExp(String.raw`^((?:[\p{L}'’ -]+,\s*(?:\p{Lu}\.\s?-?)+(?:[;,]\s*|\s+(?=\p{Lu})))+)(.+)$`, 'u').exec(text);
+  const acsVenue = acs ? new RegExp(String.raw`^(.+?)\s+(${YEAR}),\s*(\d+)(?:\s*\(([^)]+)\))?(?:,\s*(${PAGES}))?$`).exec(titleAndVenue(acs[2]!)[1]) : null;
+  if (acs && acsVenue) {
+    return finish({
+      raw, doi, authors: acs[1]!.split(/;\s*|,\s*(?=[\p{L}'’ -]+,\s*\p{Lu}\.)/u).map((author) => author.replace(/[;,]\s*$/, '').trim()).filter(Boolean),
+      title: titleAndVenue(acs[2]!)[0], journal: acsVenue[1], year: Number(acsVenue[2]), volume: acsVenue[3], issue: acsVenue[4], pages: acsVenue[5],
+    });
+  }
   const sentences = splitSentences(text);
   if (sentences.length >= 3) {
     const [authorsText, titlePart, ...rest] = sentences;

@@ -97,6 +97,12 @@ describe('reference parsing', () => {
     });
   });
 
+  it('reads the ACS style (authors "Family, I."; venue, year, volume, pages after the title)', () => {
+    expect(fields('Jones, A. B.; Smith, C. Synthesis of a new catalyst. J. Am. Chem. Soc. 2019, 141, 1234-1240.')).to.deep.equal({
+      authors: ['Jones, A. B.', 'Smith, C.'], firstAuthor: 'Jones', title: 'Synthesis of a new catalyst', year: 2019, journal: 'J. Am. Chem. Soc', volume: '141', pages: '1234-1240',
+    });
+  });
+
   it('keeps old Wiley DOIs whole, with their <, > and ;', () => {
     expect(extractDois('Stat Med. 2000;19(15):1997-2014. doi:10.1002/1097-0258(20000815)19:15<1997::AID-SIM511>3.0.CO;2-C.')).to.deep.equal(['10.1002/1097-0258(20000815)19:15<1997::aid-sim511>3.0.co;2-c']);
     expect(parseReference('Brier, G.W. (1950) \'Verification of forecasts expressed in terms of probability\', Monthly Weather Review, 78(1), pp. 1-3. doi:10.1175/1520-0493(1950)078<0001:vofeit>2.0.co;2.').doi).to.equal('10.1175/1520-0493(1950)078<0001:vofeit>2.0.co;2');

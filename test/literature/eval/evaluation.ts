@@ -108,6 +108,12 @@ export function report(result: EvaluationResult, showHeldOut = false): string {
     'by style:',
     ...Object.entries(result.byStyle).map(([style, value]) => `  ${style.padEnd(20)}${percent(value)}`),
     '',
+    'expected \\ got     verified  corrected  not_found  uncertain',
+    ...(['verified', 'corrected', 'not_found'] as const).map((expected) => {
+      const rows = result.rows.filter((row) => row.expected === expected);
+      return `  ${expected.padEnd(16)}${['verified', 'corrected', 'not_found', 'uncertain'].map((actual) => String(rows.filter((row) => row.actual === actual).length).padStart(9)).join('  ')}`;
+    }),
+    '',
     `fabricated references verified:      ${result.fabricatedVerified}`,
     `borrowed-DOI references verified:    ${result.borrowedDoiVerified}`,
     `retracted papers matched and flagged ${percent(result.retractedFlagged)}`,

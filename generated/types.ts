@@ -55,7 +55,7 @@ export interface CheckRetractionsData {
   notice_doi?: string;
   /** Date of that notice. */
   notice_date?: string;
-  /** Who reported the notice (publisher, retraction-watch, or openalex for a bare retraction flag). */
+  /** Who reported the notice (publisher, retraction-watch; openalex for a bare retraction flag; crossref or openalex when only the index's "RETRACTED:" title prefix says so). */
   notice_source?: string;
   /** All notices found for the DOI, most serious first. */
   notices?: Array<{
@@ -1594,8 +1594,8 @@ export interface VerifyReferencesData {
   score?: number;
   /** Fields where the citation differs from the matched paper. */
   differences?: Array<{
-    /** The differing field. */
-    field: 'year' | 'pages' | 'doi' | 'journal' | 'first_author';
+    /** The differing field (the volume is compared too, besides the fields the description names). */
+    field: 'year' | 'volume' | 'pages' | 'doi' | 'journal' | 'first_author';
     /** Value as cited (absent when the citation lacked the field). */
     cited?: string;
     /** Value of the matched paper. */

@@ -61,6 +61,18 @@ export function parseNotices(work: Json): Notice[] {
   return notices;
 }
 
+/** Print and online years that differ from the issued one (a paper online in December, in print in January). */
+function otherYears(work: Json, year: number | undefined): { otherYears?: number[] } {
+  const years = [dateParts(work['published-print'])?.[0], dateParts(work['published-online'])?.[0]].filter((value): value is number => value !== undefined && value !== year);
+  return years.length > 0 ? { otherYears: [...new Set(years)] } : {};
+}
+
+/** The work is a notice about another work: its `update-to` names another DOI with a notice type. */
+function updatesAnother(work: Json, own: string): boolean {
+  const entries = Array.isArray(work['update-to']) ? (work['update-to'] as unknown[]) : [];
+  return entries.map(obj).some((entry) => entry !== undefined && NOTICE_TYPES[(str(entry.type) ?? '').toLowerCase()] !== undefined && normalizeDoi(str(entry.DOI)) !== own);
+}
+
 export function parseWork(work: Json): Paper | undefined {
   const doi = normalizeDoi(str(work.DOI));
   if (!doi) return undefined;
@@ -82,13 +94,16 @@ export function parseWork(work: Json): Paper | undefined {
     publisher: str(work.publisher),
     volume: str(work.volume),
     issue: str(work.issue),
-    pages: str(work.page),
+    // Article-numbered journals (BMC, Nature Communications, eLife…) give the article number instead of pages.
+    pages: str(work.page) ?? str(work['article-number']),
     publicationType: str(work.type),
     citationCount: num(work['is-referenced-by-count']),
     license: licenses[0],
     abstract: stripTags(str(work.abstract)?.replace(/<jats:title>[^<]*<\/jats:title>/g, ' ')),
     isRetracted: notices.some((notice) => notice.type === 'retraction' || notice.type === 'partial_retraction' || notice.type === 'withdrawal' || notice.type === 'removal'),
     notices,
+    ...(updatesAnother(work, doi) ? { isUpdateNotice: true } : {}),
+    ...otherYears(work, issued?.[0]),
   };
 }
 

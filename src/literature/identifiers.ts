@@ -20,7 +20,8 @@ export function normalizeDoi(value: string | undefined | null): string | undefin
 /** DOIs found in a text, in order of appearance, normalised, without repeats. */
 export function extractDois(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/\b10\.\d{4,9}\/[^\s"<>{}]+/g)) {
+  // Old Wiley/SICI DOIs carry "<…>" and ";": 10.1002/(sici)1097-0258(20000815)19:15<1997::aid-sim511>3.0.co;2-c.
+  for (const match of text.matchAll(/\b10\.\d{4,9}\/(?:[^\s"<>{}]|<[^\s"<>{}]*>)+/g)) {
     const doi = normalizeDoi(match[0]);
     if (doi && !found.includes(doi)) found.push(doi);
   }

@@ -46,12 +46,17 @@ export interface Paper {
   isRetracted?: boolean;
   /** Update notices attached to the work (Crossref `updated-by`). */
   notices?: Notice[];
+  /** Years of the work's other publication events (Crossref `published-print`, `published-online`) besides `year`. */
+  otherYears?: number[];
+  /** The record is itself a notice (retraction, correction, …) about another work (Crossref `update-to`). */
+  isUpdateNotice?: boolean;
 }
 
-/** Lower-case letters and digits only, accents folded, words separated by one space. */
+/** Lower-case letters and digits only, accents folded (ø, æ, ß, ł … spelled out), words separated by one space. */
 export function normalizeText(text: string | undefined): string {
   if (!text) return '';
   return text
+    .replace(/[øØ]/g, 'o').replace(/[æÆ]/g, 'ae').replace(/[œŒ]/g, 'oe').replace(/ß/g, 'ss').replace(/[łŁ]/g, 'l').replace(/[đĐ]/g, 'd').replace(/[þÞ]/g, 'th').replace(/ı/g, 'i')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/<[^>]+>/g, ' ')

@@ -11,6 +11,7 @@ import * as crossref from '../connectors/crossref.ts';
 import * as openalex from '../connectors/openalex.ts';
 import { ApiError } from '../errors.ts';
 import { extractDois, normalizeDoi } from '../literature/identifiers.ts';
+import { hasRetractedTitle } from '../literature/match.ts';
 import type { Notice, Paper } from '../literature/paper.ts';
 import { splitReferences } from '../literature/references.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -49,15 +50,26 @@ async function checkDoi(upstream: UpstreamClient, doi: string): Promise<Checked>
   return checked;
 }
 
+/**
+ * The notices of a work, most serious first: Crossref's `updated-by`, OpenAlex's retraction flag,
+ * and the index's "RETRACTED:" title prefix (old retractions often carry no relation at all).
+ */
+export function noticesOf(work: Paper | undefined, alex: Paper | undefined): Notice[] {
+  const notices = [...(work?.notices ?? [])];
+  const retractionKnown = () => notices.some((notice) => notice.type === 'retraction' || notice.type === 'partial_retraction');
+  if (alex?.isRetracted === true && !retractionKnown()) {
+    notices.push({ type: 'retraction', source: 'openalex', label: 'Retracted (OpenAlex flag)' });
+  }
+  const marked = hasRetractedTitle(work?.title) ? 'crossref' : hasRetractedTitle(alex?.title) ? 'openalex' : undefined;
+  if (marked && !retractionKnown()) notices.push({ type: 'retraction', source: marked, label: 'Retracted (title marked RETRACTED by the index)' });
+  return notices.sort((a, b) => SEVERITY.indexOf(a.type) - SEVERITY.indexOf(b.type));
+}
+
 function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<CheckRetractionsData> | undefined {
   const work = checked.crossref?.paper;
   const alex = checked.openalex?.paper;
   if (checked.crossref === undefined && checked.openalex === undefined) return undefined; // neither could be asked
-  const notices = [...(work?.notices ?? [])];
-  if (alex?.isRetracted === true && !notices.some((notice) => notice.type === 'retraction' || notice.type === 'partial_retraction')) {
-    notices.push({ type: 'retraction', source: 'openalex', label: 'Retracted (OpenAlex flag)' });
-  }
-  notices.sort((a, b) => SEVERITY.indexOf(a.type) - SEVERITY.indexOf(b.type));
+  const notices = noticesOf(work, alex);
   const known = work !== undefined || alex !== undefined;
   const status = statusOf(notices, known);
   const top = notices[0];

@@ -11,7 +11,7 @@ import type { ToolRecord, VerifyReferencesArgs, VerifyReferencesData } from '../
 import * as crossref from '../connectors/crossref.ts';
 import * as openalex from '../connectors/openalex.ts';
 import { ApiError } from '../errors.ts';
-import { decide, type Candidate, type Verdict } from '../literature/match.ts';
+import { decide, hasRetractedTitle, type Candidate, type Verdict } from '../literature/match.ts';
 import type { Paper } from '../literature/paper.ts';
 import { parseReference, referencesOf, type ParsedReference } from '../literature/references.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -33,7 +33,13 @@ export interface Checked {
   retrievedAt: string;
 }
 
-const NOTICE_TITLE = /^(retraction|retracted|correction|erratum|corrigendum|expression of concern|withdrawn|notice of retraction)\b/i;
+/** Titles of notices about another paper ("Retraction Note: …", "Editorial Retraction", "Erratum"); "RETRACTED: …" is the paper itself. */
+const NOTICE_TITLE = /^(retraction\b(?!ed)|correction\b|erratum\b|corrigendum\b|expression of concern\b|notice of retraction\b|editorial (retraction|expression of concern)\b|withdrawal\b)/i;
+
+/** A record that is a notice about another work, never the cited paper itself (unless a notice is what is cited). */
+function isNotice(paper: Paper): boolean {
+  return paper.isUpdateNotice === true || paper.publicationType === 'retraction' || paper.publicationType === 'erratum' || NOTICE_TITLE.test(paper.title ?? '');
+}
 
 /** The citation text sent to Crossref's reference matcher: the raw reference without its DOI or URLs. */
 function citationText(reference: ParsedReference): string {
@@ -57,6 +63,16 @@ async function candidatesFromOpenAlex(upstream: UpstreamClient, reference: Parse
   return openalex.searchWorks(upstream, { query: citationText(reference).slice(0, 300), limit: 3 });
 }
 
+/**
+ * Years a candidate may also be cited under: Crossref's print and online years; for OpenAlex,
+ * which gives only the earliest (online) year, the next one, since papers published online late in
+ * a year are printed in the next.
+ */
+function otherYearsOf(paper: Paper, source: CheckSource): number[] | undefined {
+  if (source === 'crossref') return paper.otherYears;
+  return paper.year !== undefined ? [paper.year + 1] : undefined;
+}
+
 export async function checkReference(upstream: UpstreamClient, index: number, raw: string): Promise<Checked> {
   const reference = parseReference(raw);
   const failed: Checked['failed'] = {};
@@ -69,8 +85,8 @@ export async function checkReference(upstream: UpstreamClient, index: number, ra
     retrievedAt ||= at;
     for (const paper of papers) {
       if (!paper) continue;
-      if (NOTICE_TITLE.test(paper.title ?? '') && !NOTICE_TITLE.test(reference.title ?? '')) continue;
-      candidates.push({ paper, source });
+      if (isNotice(paper) && !NOTICE_TITLE.test(reference.title ?? '')) continue;
+      candidates.push({ paper, source, altYears: otherYearsOf(paper, source) });
     }
   };
   const citation = citationText(reference);
@@ -85,6 +101,11 @@ export async function checkReference(upstream: UpstreamClient, index: number, ra
   // With an index missing, "nothing found" is not known: say uncertain, never not_found by default.
   if (verdict.status === 'not_found' && Object.keys(failed).length > 0) verdict = { ...verdict, status: 'uncertain' };
   return { index, reference, verdict, failed, retrievedAt: retrievedAt || new Date().toISOString() };
+}
+
+/** Whether the matched paper is retracted: flagged by its index, or titled so by it. */
+export function isRetracted(paper: Paper): boolean {
+  return paper.isRetracted === true || hasRetractedTitle(paper.title);
 }
 
 function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<VerifyReferencesData> {
@@ -116,7 +137,7 @@ function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<Verify
       match_source: best?.source,
       score: best?.score,
       differences: best ? verdict.differences.map((difference) => (difference.cited === undefined ? { field: difference.field, actual: difference.actual } : difference)) : undefined,
-      retracted: paper ? paper.isRetracted === true : undefined,
+      retracted: paper ? isRetracted(paper) : undefined,
       retraction_notice_doi: notice?.doi,
     },
   });

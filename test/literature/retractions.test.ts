@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseNotices, parseWork } from '../../src/connectors/crossref.ts';
-import { SEVERITY, statusOf } from '../../src/tools/check-retractions.ts';
+import { noticesOf, SEVERITY, statusOf } from '../../src/tools/check-retractions.ts';
 
 /** Hand-made: the documented shape of Crossref `updated-by` entries (no real retraction was recorded). */
 const work = {
@@ -31,5 +31,10 @@ describe('retraction notices', () => {
   it('the most serious notice decides the status', () => {
     const notices = parseNotices(work).sort((a, b) => SEVERITY.indexOf(a.type) - SEVERITY.indexOf(b.type));
     expect([statusOf(notices, true), statusOf([], true), statusOf([], false), statusOf([{ type: 'withdrawal' }], true)]).to.deep.equal(['retracted', 'no_notice', 'not_found', 'withdrawn']);
+  });
+  it('a title the index marks "RETRACTED:" is a retraction even without a relation; a "Retraction and …" title is not', () => {
+    const marked = parseWork({ DOI: '10.1016/s0140-6736(97)11096-0', title: ['RETRACTED: Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children'] })!;
+    const plain = parseWork({ DOI: '10.1000/x', title: ['Retraction and reproducibility in clinical research'] })!;
+    expect([statusOf(noticesOf(marked, undefined), true), noticesOf(marked, undefined)[0]?.source, statusOf(noticesOf(plain, undefined), true)]).to.deep.equal(['retracted', 'crossref', 'no_notice']);
   });
 });

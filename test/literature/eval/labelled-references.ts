@@ -1,62 +1,205 @@
 /**
- * The labelled set of the verify_references evaluation (hand-made). Real references copied
- * correctly (various styles) are `verified`; real references with one injected error in year,
- * pages, DOI (including DOIs of other papers), journal or first author are `corrected`, with the
- * field that was changed; fabricated references are `not_found`.
+ * The labelled set of the verify_references evaluation, built deterministically from the real
+ * papers of papers.ts. Each reference cites one paper in one of the six styles and is labelled:
+ * - correct: copied right → verified (and matched to that paper);
+ * - verbatim: a reference exactly as a person wrote it in a real reference list (its style is
+ *   "verbatim") → verified;
+ * - near_duplicate: a paper whose near-twin (preprint and published version, an earlier or later
+ *   paper by the same authors with an overlapping title) is also in the index → verified, matched
+ *   to the cited one, not the twin;
+ * - retracted: a retracted paper (cited plainly, or with the index's "RETRACTED:" prefix) →
+ *   verified, matched to the paper (never to its notice) and flagged retracted;
+ * - wrong_year / wrong_volume / wrong_pages / wrong_first_author / wrong_journal / wrong_doi
+ *   (a mistyped DOI that resolves nowhere) / borrowed_doi (the DOI of another real paper of the
+ *   set) → corrected, naming that field;
+ * - fabricated: an invented paper built the way invented references look (half the words of a real
+ *   title with others, other authors and year, a real journal; some with a real paper's DOI)
+ *   → not_found.
+ * One paper in three (by id) is held out: its references are reported apart and were never looked
+ * at while the matcher was tuned.
  */
+import { loadPapers, type Author, type EvalPaper } from './papers.ts';
+import { render, STYLES, type Cited, type Style } from './styles.ts';
+
+export const CATEGORIES = [
+  'correct', 'verbatim', 'near_duplicate', 'retracted', 'wrong_year', 'wrong_volume', 'wrong_pages', 'wrong_first_author', 'wrong_journal', 'wrong_doi', 'borrowed_doi', 'fabricated',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type ExpectedStatus = 'verified' | 'corrected' | 'not_found';
+export type Field = 'year' | 'volume' | 'pages' | 'doi' | 'journal' | 'first_author';
+
 export interface Labelled {
   reference: string;
-  expected: 'verified' | 'corrected' | 'not_found' | 'uncertain';
-  kind: 'correct' | 'wrong_year' | 'wrong_pages' | 'wrong_doi' | 'other_papers_doi' | 'wrong_journal' | 'wrong_first_author' | 'fabricated';
-  /** The field reported as differing (for injected errors). */
-  field?: 'year' | 'pages' | 'doi' | 'journal' | 'first_author';
+  style: Style | 'verbatim';
+  category: Category;
+  expected: ExpectedStatus;
+  /** The field an error was put in (corrected references). */
+  field?: Field;
+  /** The paper the reference cites (absent for fabricated ones). */
+  paper?: EvalPaper;
+  /** Part of the held-out third. */
+  heldOut: boolean;
 }
 
-export const labelled: Labelled[] = [
-  // Real references, copied correctly.
-  { kind: 'correct', expected: 'verified', reference: 'Myers, N., Mittermeier, R. A., Mittermeier, C. G., da Fonseca, G. A. B., & Kent, J. (2000). Biodiversity hotspots for conservation priorities. Nature, 403(6772), 853–858. https://doi.org/10.1038/35002501' },
-  { kind: 'correct', expected: 'verified', reference: 'Ralser M, Heeren G, Breitenbach M, Lehrach H, Krobitsch S. Triose phosphate isomerase deficiency is caused by altered dimerization–not catalytic inactivity–of the mutant enzymes. PLoS One. 2006;1(1):e30. doi:10.1371/journal.pone.0000030' },
-  { kind: 'correct', expected: 'verified', reference: 'A. M. Bran, S. Cox, O. Schilter, C. Baldassari, A. D. White, and P. Schwaller, "Augmenting large language models with chemistry tools," Nature Machine Intelligence, vol. 6, no. 5, pp. 525–535, 2024.' },
-  { kind: 'correct', expected: 'verified', reference: 'Sadasivan, S., Pond, B.B., Pani, A.K., Qu, C., Jiao, Y. and Smeyne, R.J. (2012) \'Methylphenidate exposure induces dopamine neuron loss and activation of microglia in the basal ganglia of mice\', PLoS ONE, 7(3), p. e33693.' },
-  { kind: 'correct', expected: 'verified', reference: 'Khan R, Srivastava R, Khan MA, Alam P, Abdin MZ, Mahmooduzzafar. Variation in oil content and fatty acid composition of the seed oil of Acacia species collected from the northwest zone of India. J Sci Food Agric. 2012;92(11):2310-5.' },
-  { kind: 'correct', expected: 'verified', reference: 'Shi FH, Li H, Cui M, Zhang ZL, Gu ZC, Liu XY. Efficacy and safety of once-weekly semaglutide for the treatment of type 2 diabetes: a systematic review and meta-analysis of randomized controlled trials. Front Pharmacol. 2018;9:576.' },
-  { kind: 'correct', expected: 'verified', reference: '@article{scalfani2016,\n  author = {Scalfani, Vincent F. and Williams, Antony J. and Tkachenko, Valery and Karapetyan, Karen and Pshenichnov, Alexey and Hanson, Robert M. and Liddie, Jahe M. and Bara, Jason E.},\n  title = {Programmatic conversion of crystal structures into {3D} printable files using {Jmol}},\n  journal = {Journal of Cheminformatics},\n  year = {2016},\n  volume = {8},\n  pages = {66},\n  doi = {10.1186/s13321-016-0181-z}\n}' },
-  { kind: 'correct', expected: 'verified', reference: 'Makris, E. A., Responte, D. J., Paschos, N. K., Hu, J. C., & Athanasiou, K. A. (2014). Developing functional musculoskeletal tissues through hypoxia and lysyl oxidase-induced collagen cross-linking. Proceedings of the National Academy of Sciences, 111(45), E4832–E4841.' },
-  { kind: 'correct', expected: 'verified', reference: 'T. Shinogi, H. Yamada, T. Hayashi, S. Tsuruoka, and T. Yoshikawa, "A test cost reduction method by test response and test vector overlapping for full-scan test architecture," in Proc. 14th Asian Test Symposium, 2005, pp. 366–371.' },
-  { kind: 'correct', expected: 'verified', reference: 'Tabar E, Yakut H. Systematics of electric dipole excitations for odd-mass 233−239U isotopes. Nucl Phys A. 2021;1008:122138.' },
-  { kind: 'correct', expected: 'verified', reference: 'Watson, J. D., and F. H. C. Crick. 1953. "Molecular Structure of Nucleic Acids: A Structure for Deoxyribose Nucleic Acid." Nature 171 (4356): 737–38.' },
-  { kind: 'correct', expected: 'verified', reference: 'LeCun, Y., Bengio, Y., & Hinton, G. (2015). Deep learning. Nature, 521(7553), 436–444. https://doi.org/10.1038/nature14539' },
-  { kind: 'correct', expected: 'verified', reference: 'K. He, X. Zhang, S. Ren, and J. Sun, "Deep residual learning for image recognition," in Proc. IEEE Conf. Computer Vision and Pattern Recognition (CVPR), 2016, pp. 770–778, doi: 10.1109/CVPR.2016.90.' },
-  { kind: 'correct', expected: 'verified', reference: 'Lowry OH, Rosebrough NJ, Farr AL, Randall RJ. Protein measurement with the Folin phenol reagent. J Biol Chem. 1951;193(1):265-75.' },
-  { kind: 'correct', expected: 'verified', reference: 'Altschul, S. F., Gish, W., Miller, W., Myers, E. W., & Lipman, D. J. (1990). Basic local alignment search tool. Journal of Molecular Biology, 215(3), 403–410.' },
-  { kind: 'correct', expected: 'verified', reference: '@article{hirsch2005,\n  author = {Hirsch, J. E.},\n  title = {An index to quantify an individual\'s scientific research output},\n  journal = {Proceedings of the National Academy of Sciences},\n  volume = {102},\n  number = {46},\n  pages = {16569--16572},\n  year = {2005}\n}' },
-  { kind: 'correct', expected: 'verified', reference: 'Ioannidis JPA (2005) Why most published research findings are false. PLoS Med 2(8): e124.' },
-  { kind: 'correct', expected: 'verified', reference: 'Laemmli, U. K. (1970). Cleavage of structural proteins during the assembly of the head of bacteriophage T4. Nature, 227(5259), 680–685.' },
-  { kind: 'correct', expected: 'verified', reference: 'Bradford MM. A rapid and sensitive method for the quantitation of microgram quantities of protein utilizing the principle of protein-dye binding. Anal Biochem. 1976;72:248-54.' },
-  { kind: 'correct', expected: 'verified', reference: 'Sanger, F., Nicklen, S., & Coulson, A. R. (1977). DNA sequencing with chain-terminating inhibitors. Proceedings of the National Academy of Sciences, 74(12), 5463–5467.' },
-  { kind: 'correct', expected: 'verified', reference: 'Skarlinski, M. D., & Quesnel, D. J. (2015). Effect of native oxide layers on copper thin-film tensile properties: A reactive molecular dynamics study. Journal of Applied Physics, 118(23). https://doi.org/10.1063/1.4938384' },
-  // Real references with one injected error.
-  { kind: 'wrong_year', expected: 'corrected', field: 'year', reference: 'Myers, N., Mittermeier, R. A., Mittermeier, C. G., da Fonseca, G. A. B., & Kent, J. (2002). Biodiversity hotspots for conservation priorities. Nature, 403(6772), 853–858.' },
-  { kind: 'wrong_year', expected: 'corrected', field: 'year', reference: 'Altschul SF, Gish W, Miller W, Myers EW, Lipman DJ. Basic local alignment search tool. J Mol Biol. 1993;215(3):403-10.' },
-  { kind: 'wrong_year', expected: 'corrected', field: 'year', reference: 'LeCun, Y., Bengio, Y., & Hinton, G. (2017). Deep learning. Nature, 521(7553), 436–444.' },
-  { kind: 'wrong_pages', expected: 'corrected', field: 'pages', reference: 'Laemmli, U. K. (1970). Cleavage of structural proteins during the assembly of the head of bacteriophage T4. Nature, 227(5259), 690–695.' },
-  { kind: 'wrong_pages', expected: 'corrected', field: 'pages', reference: 'Sanger F, Nicklen S, Coulson AR. DNA sequencing with chain-terminating inhibitors. Proc Natl Acad Sci U S A. 1977;74(12):5363-7.' },
-  { kind: 'wrong_doi', expected: 'corrected', field: 'doi', reference: 'Hirsch, J. E. (2005). An index to quantify an individual\'s scientific research output. Proceedings of the National Academy of Sciences, 102(46), 16569–16572. https://doi.org/10.1073/pnas.0507655109' },
-  { kind: 'other_papers_doi', expected: 'corrected', field: 'doi', reference: 'Ioannidis, J. P. A. (2005). Why most published research findings are false. PLoS Medicine, 2(8), e124. https://doi.org/10.1371/journal.pone.0000030' },
-  { kind: 'other_papers_doi', expected: 'corrected', field: 'doi', reference: 'Bradford, M. M. (1976). A rapid and sensitive method for the quantitation of microgram quantities of protein utilizing the principle of protein-dye binding. Analytical Biochemistry, 72(1–2), 248–254. https://doi.org/10.1016/S0021-9258(19)52451-6' },
-  { kind: 'wrong_journal', expected: 'corrected', field: 'journal', reference: 'Watson JD, Crick FHC. Molecular structure of nucleic acids: a structure for deoxyribose nucleic acid. Science. 1953;171(4356):737-8.' },
-  { kind: 'wrong_journal', expected: 'corrected', field: 'journal', reference: 'Hirsch, J. E. (2005). An index to quantify an individual\'s scientific research output. Physical Review Letters, 102(46), 16569–16572.' },
-  { kind: 'wrong_first_author', expected: 'corrected', field: 'first_author', reference: 'Smith, O. H., Rosebrough, N. J., Farr, A. L., & Randall, R. J. (1951). Protein measurement with the Folin phenol reagent. Journal of Biological Chemistry, 193(1), 265–275.' },
-  { kind: 'wrong_first_author', expected: 'corrected', field: 'first_author', reference: 'Zhang K, He X, Ren S, Sun J. Deep residual learning for image recognition. In: 2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR). 2016:770-778.' },
-  // Fabricated references (plausible titles, real-looking venues).
-  { kind: 'fabricated', expected: 'not_found', reference: 'Andersson, K., & Lindqvist, P. (2019). Quantum coherence in avian magnetoreception under urban light pollution. Nature, 571(7764), 412–418.' },
-  { kind: 'fabricated', expected: 'not_found', reference: 'Chen L, Okafor U, Martins R. Gut microbiome signatures predict response to semaglutide in adolescents. Lancet Diabetes Endocrinol. 2023;11(4):233-241.' },
-  { kind: 'fabricated', expected: 'not_found', reference: 'R. Patel and M. Gruber, "Self-supervised transformers for seismic phase picking on planetary landers," IEEE Trans. Geosci. Remote Sens., vol. 61, pp. 1–14, 2022.' },
-  { kind: 'fabricated', expected: 'not_found', reference: 'Dubois, M. (2018) \'Thermal tolerance of coral symbionts along the Mozambique Channel\', Marine Ecology Progress Series, 598, pp. 77–90.' },
-  { kind: 'fabricated', expected: 'not_found', reference: 'Nakamura, H., Varga, E., & Osei, K. (2021). Lysyl oxidase inhibition reverses cartilage stiffening in aged murine knees. Proceedings of the National Academy of Sciences, 118(12), e2019977118. https://doi.org/10.1073/pnas.2019977999' },
-  { kind: 'fabricated', expected: 'not_found', reference: 'Okonkwo, B. (2020). A meta-analysis of gamified feedback in secondary mathematics classrooms. Computers & Education, 151, 103842.' },
-  { kind: 'fabricated', expected: 'not_found', reference: '@article{ferreira2017,\n  author = {Ferreira, Ana and Holm, Jonas},\n  title = {Triose phosphate isomerase as a biomarker of urban air pollution in honeybees},\n  journal = {Environmental Science and Technology},\n  year = {2017},\n  volume = {51},\n  pages = {1200--1209}\n}' },
-  { kind: 'fabricated', expected: 'not_found', reference: 'Ivanova T, Brandt S. Deep reinforcement learning for protein folding on quantum annealers. J Mol Biol. 2020;432(9):2811-2826. doi:10.1016/j.jmb.2020.99999' },
-  { kind: 'fabricated', expected: 'not_found', reference: 'Garcia, M. P., & Lindholm, E. (2016). Copper nanowire fatigue under cyclic hydrogen exposure. Journal of Applied Physics, 119(8), 085301.' },
-  { kind: 'fabricated', expected: 'not_found', reference: 'Wójcik, A., Tanaka, Y., & Mbeki, S. (2024). Large language model agents for retrosynthesis planning in undergraduate laboratories. Journal of Chemical Education, 101(3), 901–910.' },
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const isHeldOut = (paper: EvalPaper) => paper.id % 3 === 2;
+
+/** Titles (as in the data file) of papers whose near-twin is in the set too. */
+const NEAR_DUPLICATES = [
+  'Deep learning and alignment of spatially-resolved whole transcriptomes of single cells in the mouse brain with Tangram',
+  'Deep learning and alignment of spatially resolved single-cell transcriptomes with Tangram',
+  'Hazard plotting for incomplete failure data', 'Theory and applications of hazard plotting for censored failure data',
+  'Random survival forests', 'Random survival forests for competing risks',
+  'Oblique random survival forests', 'Accelerated and interpretable oblique random survival forests',
+  'Boosting with the L2 loss: regression and classification', 'Boosting for High-Dimensional Linear Models',
+  'Diffusion maps for high-dimensional single-cell analysis of differentiation data', 'Diffusion pseudotime robustly reconstructs lineage branching',
+  'Characterization of the single-cell transcriptional landscape by highly multiplex RNA-seq', 'Quantitative single-cell RNA-seq with unique molecular identifiers',
+  'Time-to-event prediction with neural networks and Cox regression', 'Continuous and discrete-time survival prediction with neural networks',
+  'Accurate predictions on small data with a tabular foundation model', 'TabPFN: A transformer that solves small tabular classification problems in a second',
+  'Deep Generative Models for Detecting Differential Expression in Single Cells', 'Deep generative modeling of sample-level heterogeneity in single-cell genomics',
+  'Evaluating Prediction Rules for t-Year Survivors With Censored Regression Models', 'On the C-statistics for evaluating overall adequacy of risk prediction procedures with censored survival data',
+  'Generalized simulated annealing', 'Generalized Simulated Annealing for Global Optimization: The GenSA Package',
+  'Improved performance on high-dimensional survival data by application of Survival-SVM', 'Support vector methods for survival analysis: a comparison between ranking and regression approaches',
+  'Density-based clustering based on hierarchical density estimates', 'A density-based algorithm for discovering clusters in large spatial databases with noise',
 ];
+
+/** Made-up words and names for fabricated references (none is in the set's titles). */
+const INVENTED_WORDS = ['adaptive', 'federated', 'hierarchical', 'causal', 'robust', 'sparse', 'multimodal', 'longitudinal', 'quantum', 'contrastive', 'spectral', 'topological', 'bayesian', 'graph-based', 'scalable', 'interpretable'];
+const INVENTED_TOPICS = ['urban air quality', 'coral reef resilience', 'wastewater surveillance', 'glacier retreat', 'pediatric sepsis', 'crop yield forecasting', 'seismic hazard', 'maternal health records', 'soil microbiomes', 'traffic flow'];
+const INVENTED_AUTHORS: Author[] = [
+  { family: 'Okonkwo', given: 'Chidi' }, { family: 'Lindqvist', given: 'Petra' }, { family: 'Varga', given: 'Eszter' }, { family: 'Nakamura', given: 'Hiroshi' },
+  { family: 'Osei', given: 'Kwame' }, { family: 'Brandt', given: 'Sofie' }, { family: 'Ferreira', given: 'Ana' }, { family: 'Holm', given: 'Jonas' },
+  { family: 'Wójcik', given: 'Agnieszka' }, { family: 'Mbeki', given: 'Sipho' }, { family: "O'Kane", given: 'Declan' }, { family: 'de la Cruz', given: 'María' },
+];
+
+const CONTENT = (word: string) => word.length > 3 && !/^(with|from|that|this|using|their|into|under|over|between|for|and|the)$/i.test(word);
+
+/** An invented title: about half the words of a real title, the rest invented. */
+function halfTitle(paper: EvalPaper, next: () => number): string {
+  const words = paper.title.split(/\s+/);
+  const keep = words.map((word, index) => index < Math.ceil(words.length / 2) || !CONTENT(word));
+  const replaced = words.map((word, index) => (keep[index] ? word : INVENTED_WORDS[Math.floor(next() * INVENTED_WORDS.length)]!));
+  return `${replaced.join(' ')} for ${INVENTED_TOPICS[Math.floor(next() * INVENTED_TOPICS.length)]}`;
+}
+
+function citedOf(paper: EvalPaper): Cited {
+  return { kind: paper.kind, authors: paper.authors, moreAuthors: paper.moreAuthors, year: paper.year, title: paper.title, venue: paper.venue, volume: paper.volume, issue: paper.issue, pages: paper.pages, doi: paper.doi };
+}
+
+/** The paper's metadata with one field wrong; undefined when the paper lacks that field. */
+function withError(field: Category, paper: EvalPaper, papers: EvalPaper[], next: () => number): Cited | undefined {
+  const cited = citedOf(paper);
+  const other = () => papers[Math.floor(next() * papers.length)]!;
+  switch (field) {
+    case 'wrong_year': return { ...cited, year: paper.year + (next() < 0.5 ? -2 : 3) };
+    case 'wrong_volume': return applies(field, paper) ? { ...cited, volume: String(Number(paper.volume) + 3) } : undefined;
+    case 'wrong_pages': {
+      const range = /^(\d+)-(\d+)$/.exec(paper.pages ?? '');
+      return range ? { ...cited, pages: `${Number(range[1]) + 40}-${Number(range[2]) + 40}` } : undefined;
+    }
+    case 'wrong_first_author': {
+      let name = other().authors[0]!;
+      while (name.family === paper.authors[0]!.family) name = other().authors[0]!;
+      return { ...cited, authors: [name, ...paper.authors.slice(1)] };
+    }
+    case 'wrong_journal': {
+      if (paper.kind !== 'article') return undefined;
+      let venue = other();
+      while (venue.kind !== 'article' || venue.venue.toLowerCase() === paper.venue.toLowerCase()) venue = other();
+      return { ...cited, venue: venue.venue };
+    }
+    case 'wrong_doi': return applies(field, paper) ? { ...cited, doi: paper.doi!.replace(/(\d)(?!.*\d)/, (digit) => String((Number(digit) + 1) % 10)) } : undefined;
+    case 'borrowed_doi': {
+      if (!applies(field, paper)) return undefined;
+      let lender = other();
+      while (!lender.doi || lender.id === paper.id || lender.doi.startsWith('10.48550/')) lender = other();
+      return { ...cited, doi: lender.doi };
+    }
+    default: return cited;
+  }
+}
+
+/** Whether the paper has the field an error category changes. */
+function applies(category: Category, paper: EvalPaper): boolean {
+  switch (category) {
+    case 'wrong_volume': return paper.kind === 'article' && paper.volume !== undefined && /^\d+$/.test(paper.volume);
+    case 'wrong_pages': return /^(\d+)-(\d+)$/.test(paper.pages ?? '');
+    case 'wrong_journal': return paper.kind === 'article';
+    case 'wrong_doi': case 'borrowed_doi': return paper.doi !== undefined && !paper.doi.startsWith('10.48550/');
+    default: return true;
+  }
+}
+
+const FIELD_OF: Partial<Record<Category, Field>> = {
+  wrong_year: 'year', wrong_volume: 'volume', wrong_pages: 'pages', wrong_first_author: 'first_author', wrong_journal: 'journal', wrong_doi: 'doi', borrowed_doi: 'doi',
+};
+
+/** References per category (near-duplicate and retracted ones: every listed paper). */
+const QUOTA: Partial<Record<Category, number>> = {
+  correct: 90, wrong_year: 14, wrong_volume: 14, wrong_pages: 14, wrong_first_author: 14, wrong_journal: 12, wrong_doi: 9, borrowed_doi: 12, fabricated: 42,
+};
+
+export function buildLabelled(papers = loadPapers()): Labelled[] {
+  const next = random(20261123);
+  const labelled: Labelled[] = [];
+  let styleTurn = 0;
+  const style = () => STYLES[styleTurn++ % STYLES.length]!;
+  const add = (category: Category, cited: Cited, paper: EvalPaper | undefined, chosen = style()) => {
+    const expected: ExpectedStatus = category === 'fabricated' ? 'not_found' : FIELD_OF[category] ? 'corrected' : 'verified';
+    labelled.push({ reference: render(chosen, cited, `ref${labelled.length + 1}`), style: chosen, category, expected, field: FIELD_OF[category], paper, heldOut: paper ? isHeldOut(paper) : labelled.length % 3 === 2 });
+  };
+
+  const asWritten = (category: Category, paper: EvalPaper, reference: string) =>
+    labelled.push({ reference, style: 'verbatim', category, expected: 'verified', paper, heldOut: isHeldOut(paper) });
+  for (const paper of papers) for (const reference of paper.verbatim) asWritten(paper.retraction ? 'retracted' : 'verbatim', paper, reference);
+
+  const twins = NEAR_DUPLICATES.map((title) => papers.find((paper) => paper.title === title) ?? (() => { throw new Error(`near-duplicate not in the data: ${title}`); })());
+  for (const paper of twins) add('near_duplicate', citedOf(paper), paper);
+  for (const paper of papers.filter((entry) => entry.retraction)) {
+    add('retracted', citedOf(paper), paper);
+    add('retracted', { ...citedOf(paper), title: paper.retraction!.indexTitle }, paper);
+  }
+
+  // Every other paper is used once at most; the order is shuffled so categories mix sources.
+  const pool = papers.filter((paper) => !paper.retraction && !twins.includes(paper)).map((paper) => ({ paper, key: next() })).sort((a, b) => a.key - b.key).map((entry) => entry.paper);
+  const erroneous: Category[] = ['wrong_year', 'wrong_volume', 'wrong_pages', 'wrong_first_author', 'wrong_journal', 'wrong_doi', 'borrowed_doi'];
+  const left = new Map(erroneous.map((category) => [category, QUOTA[category]!]));
+  const rest: EvalPaper[] = [];
+  for (const paper of pool) {
+    const category = erroneous.find((candidate) => left.get(candidate)! > 0 && applies(candidate, paper));
+    if (!category) {
+      rest.push(paper);
+      continue;
+    }
+    left.set(category, left.get(category)! - 1);
+    add(category, withError(category, paper, papers, next)!, paper);
+  }
+  for (const paper of rest.slice(0, QUOTA.correct)) add('correct', citedOf(paper), paper);
+
+  // Fabricated: other authors, another year, a real journal; a third carry a real paper's DOI.
+  for (let index = 0; index < QUOTA.fabricated!; index += 1) {
+    const model = papers[Math.floor(next() * papers.length)]!;
+    const journal = papers.filter((paper) => paper.kind === 'article')[Math.floor(next() * 200)]!;
+    const authors = [0, 1, 2].slice(0, 1 + (index % 3)).map(() => INVENTED_AUTHORS[Math.floor(next() * INVENTED_AUTHORS.length)]!);
+    const lender = papers.filter((paper) => paper.doi && !paper.doi.startsWith('10.48550/'))[Math.floor(next() * 150)]!;
+    const firstPage = 100 + Math.floor(next() * 800);
+    add('fabricated', {
+      kind: 'article', authors, moreAuthors: false, year: 2016 + Math.floor(next() * 9), title: halfTitle(model, next), venue: journal.venue,
+      volume: String(10 + Math.floor(next() * 90)), issue: String(1 + Math.floor(next() * 12)), pages: `${firstPage}-${firstPage + 12}`, doi: index % 3 === 0 ? lender.doi : undefined,
+    }, undefined);
+  }
+  return labelled;
+}
+
+export const labelled = buildLabelled();

@@ -67,6 +67,11 @@ export const settings = {
     doc: 'overrides the per-attempt timeout of upstream source `<ID>` in milliseconds',
     default: undefined, // timeout_ms of tools.yaml
   },
+  corsOrigins: {
+    variable: 'CORS_ORIGINS',
+    doc: 'comma-separated origins (`https://app.example.org`) whose web pages may call the API from a browser; unset: CORS off',
+    default: undefined,
+  },
   redisUrl: {
     variable: 'REDIS_URL',
     doc: 'Redis for the shared upstream response cache (`redis://host:port`); unset: an in-process memory cache',
@@ -89,6 +94,8 @@ export interface Config {
   /** Per-source overrides from SOURCE_<ID>_URL / _KEY / _TIMEOUT_MS, keyed by the upper-cased id (`WORLD_BANK`). */
   sources: Record<string, SourceOverride>;
   redisUrl: string | undefined;
+  /** Browser origins allowed to call the API (CORS); empty: CORS off. */
+  corsOrigins: string[];
 }
 
 export interface SourceOverride {
@@ -129,7 +136,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: read(env, settings.logLevel) as string,
     sources: readSourceOverrides(env),
     redisUrl: read(env, settings.redisUrl),
+    corsOrigins: readOrigins(env, settings.corsOrigins),
   };
+}
+
+function readOrigins(env: NodeJS.ProcessEnv, setting: Setting): string[] {
+  const origins = (read(env, setting) ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError(`${setting.variable}: "${origin}" is not an origin (scheme://host[:port], no path or trailing slash)`);
+    }
+  }
+  return origins;
 }
 
 const SOURCE_VARIABLE = /^SOURCE_([A-Z0-9_]+?)_(URL|KEY|TIMEOUT_MS)$/;

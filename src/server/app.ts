@@ -1,5 +1,6 @@
 /** The Express app: health checks, the four generic endpoints of spec part 4.1, JSON errors only. */
 import express, { type Express } from 'express';
+import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import openapi from '../../generated/openapi.json' with { type: 'json' };
@@ -12,6 +13,8 @@ import { attachFigureRunner, fileHandler } from '../figures/server.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
+import { corsFor } from './cors.ts';
+import { docsRouter } from './docs.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { createRateLimits } from './rate-limits.ts';
@@ -33,6 +36,9 @@ export interface AppDependencies {
 export async function createApp({ db, config, logger, handlers = createHandlers(), upstream = createUpstreamClient(config, logger), figureRenderer }: AppDependencies): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
+  // Security headers on every answer (the docs page and figure files set their own policies on top).
+  app.use(helmet());
+  if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));
   app.set('trust proxy', 'loopback');
   const limits = await createRateLimits(db, config.rateLimitPerMinute);
 
@@ -53,6 +59,7 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   app.get('/files/:name', fileHandler(files));
   const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 
+  app.use(docsRouter());
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   app.get('/api/v1/:tool', describeToolHandler());

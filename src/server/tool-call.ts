@@ -18,6 +18,7 @@ import type { FigureJobRunner } from '../figures/runner.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { applyDefaults, checkConstraints } from './arguments.ts';
 import { authenticate } from './auth.ts';
+import { answerFormat, notAcceptableMessage, sendCitations } from './citation-export.ts';
 import { toApiError } from './error-middleware.ts';
 import type { RateLimits } from './rate-limits.ts';
 
@@ -80,6 +81,8 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
       const args = applyDefaults(tool, request.body as Record<string, unknown>);
       const problems = checkConstraints(tool, args);
       if (problems.length > 0) throw new ApiError('invalid_input', problems.join('; '));
+      const format = answerFormat(tool.name, (types) => request.accepts(types));
+      if (!format) throw new ApiError('not_acceptable', notAcceptableMessage(tool.name, request.get('accept')));
 
       const debited = await debit(db, { callId, accountId: caller.accountId, credits: tool.credits });
       if (!debited.ok) {
@@ -95,7 +98,9 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
         charged = 0;
         throw error;
       }
-      response.status(200).json({ ...outcome, credits_used: charged, call_id: callId });
+      const result = { ...outcome, credits_used: charged, call_id: callId };
+      if (format === 'json') response.status(200).json(result);
+      else sendCitations(response, format, tool.name, result);
     } catch (error) {
       status = toApiError(error).code;
       throw error;

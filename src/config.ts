@@ -67,6 +67,11 @@ export const settings = {
     doc: 'overrides the per-attempt timeout of upstream source `<ID>` in milliseconds',
     default: undefined, // timeout_ms of tools.yaml
   },
+  metricsToken: {
+    variable: 'METRICS_TOKEN',
+    doc: 'when set, `GET /metrics` needs `Authorization: Bearer <token>`; unset: open (keep it unreachable from outside then)',
+    default: undefined,
+  },
   corsOrigins: {
     variable: 'CORS_ORIGINS',
     doc: 'comma-separated origins (`https://app.example.org`) whose web pages may call the API from a browser; unset: CORS off',
@@ -94,6 +99,7 @@ export interface Config {
   /** Per-source overrides from SOURCE_<ID>_URL / _KEY / _TIMEOUT_MS, keyed by the upper-cased id (`WORLD_BANK`). */
   sources: Record<string, SourceOverride>;
   redisUrl: string | undefined;
+  metricsToken: string | undefined;
   /** Browser origins allowed to call the API (CORS); empty: CORS off. */
   corsOrigins: string[];
 }
@@ -136,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: read(env, settings.logLevel) as string,
     sources: readSourceOverrides(env),
     redisUrl: read(env, settings.redisUrl),
+    metricsToken: read(env, settings.metricsToken),
     corsOrigins: readOrigins(env, settings.corsOrigins),
   };
 }

@@ -7,6 +7,7 @@ import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { buildRouteTable, type ToolHandlers } from '../../generated/routes.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { metricsHandler } from '../metrics.ts';
 import { FileStore } from '../figures/files.ts';
 import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
@@ -59,6 +60,7 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   app.get('/files/:name', fileHandler(files));
   const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 
+  app.get('/metrics', metricsHandler(config.metricsToken));
   app.use(docsRouter());
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));

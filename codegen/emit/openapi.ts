@@ -48,6 +48,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
           properties: {
             code: { type: 'string', enum: errorResponses.map((error) => error.code) },
             message: { type: 'string' },
+            retry_after_s: { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying, when the wait is known (the Retry-After header says the same).' },
           },
         },
       },

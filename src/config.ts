@@ -94,6 +94,16 @@ export const settings = {
     doc: 'comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed (`loopback`, `uniquelocal` name those ranges); others\' is ignored and the connection\'s address counts',
     default: undefined, // none
   },
+  metricsToken: {
+    variable: 'METRICS_TOKEN',
+    doc: 'when set, `GET /metrics` needs `Authorization: Bearer <token>`; unset: open (keep it unreachable from outside then)',
+    default: undefined,
+  },
+  corsOrigins: {
+    variable: 'CORS_ORIGINS',
+    doc: 'comma-separated origins (`https://app.example.org`) whose web pages may call the API from a browser; unset: CORS off',
+    default: undefined,
+  },
   redisUrl: {
     variable: 'REDIS_URL',
     doc: 'Redis for the shared upstream response cache (`redis://host:port`); unset: an in-process memory cache',
@@ -122,6 +132,9 @@ export interface Config {
   redisUrl: string | undefined;
   /** Addresses, CIDRs or range names (loopback, linklocal, uniquelocal) whose X-Forwarded-For is believed; empty: none. */
   trustedProxies: string[];
+  metricsToken: string | undefined;
+  /** Browser origins allowed to call the API (CORS); empty: CORS off. */
+  corsOrigins: string[];
 }
 
 export interface SourceOverride {
@@ -167,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sources: readSourceOverrides(env),
     redisUrl: read(env, settings.redisUrl),
     trustedProxies: readTrustedProxies(env),
+    metricsToken: read(env, settings.metricsToken),
+    corsOrigins: readOrigins(env, settings.corsOrigins),
   };
 }
 
@@ -180,6 +195,22 @@ function readTrustedProxies(env: NodeJS.ProcessEnv): string[] {
     }
   }
   return entries;
+}
+
+function readOrigins(env: NodeJS.ProcessEnv, setting: Setting): string[] {
+  const origins = (read(env, setting) ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new ConfigError(`${setting.variable}: "${origin}" is not an origin (scheme://host[:port], no path or trailing slash)`);
+    }
+  }
+  return origins;
 }
 
 const SOURCE_VARIABLE = /^SOURCE_([A-Z0-9_]+?)_(URL|KEY|TIMEOUT_MS)$/;

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'unknown_tool'
   | 'not_found'
   | 'method_not_allowed'
+  | 'not_acceptable'
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
@@ -24,6 +25,7 @@ const statusOf: Record<ErrorCode, number> = {
   unknown_tool: 404,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,

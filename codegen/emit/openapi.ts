@@ -18,6 +18,7 @@ const errorResponses: Array<{ name: string; status: string; code: string; descri
   { name: 'InsufficientCredits', status: '402', code: 'insufficient_credits', description: 'The account has not enough credits for the call.' },
   { name: 'PackDisabled', status: '403', code: 'pack_disabled', description: 'The tool\'s discipline pack is switched off for the account.' },
   { name: 'UnknownTool', status: '404', code: 'unknown_tool', description: 'No tool has the name in the path.' },
+  { name: 'NotAcceptable', status: '406', code: 'not_acceptable', description: 'The Accept header asks for no format this tool answers.' },
   { name: 'PayloadTooLarge', status: '413', code: 'payload_too_large', description: 'The request body is larger than the limit.' },
   { name: 'RateLimited', status: '429', code: 'rate_limited', description: 'Too many requests with this key; wait the seconds given in Retry-After.' },
   { name: 'Internal', status: '500', code: 'internal', description: 'Unexpected server-side failure.' },
@@ -48,6 +49,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
           properties: {
             code: { type: 'string', enum: errorResponses.map((error) => error.code) },
             message: { type: 'string' },
+            retry_after_s: { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying, when the wait is known (the Retry-After header says the same).' },
           },
         },
       },
@@ -184,10 +186,17 @@ export function describeCost(tool: ToolDefinition): string {
   return `${tool.credits} credit${tool.credits === 1 ? '' : 's'} per successful call.`;
 }
 
+/** The citation formats of tools with citation_export; the media types are the server's (src/server/citation-export.ts). */
+const citationContent: JsonSchema = {
+  'application/x-bibtex': { schema: { type: 'string', description: 'BibTeX entries, one per paper.' } },
+  'application/x-research-info-systems': { schema: { type: 'string', description: 'RIS records, one per paper.' } },
+  'application/vnd.citationstyles.csl+json': { schema: { type: 'array', items: { type: 'object' }, description: 'CSL-JSON items, one per paper.' } },
+};
+
 function toolPathItem(tool: ToolDefinition): JsonSchema {
   const hasRequired = (tool.input.required ?? []).length > 0;
   const errors = ['InvalidInput', 'Unauthorized', 'InsufficientCredits', 'PackDisabled', 'UnknownTool',
-    'PayloadTooLarge', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
+    ...(tool.citation_export ? ['NotAcceptable'] : []), 'PayloadTooLarge', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
   const statusOf = (name: string): string => errorResponses.find((error) => error.name === name)!.status;
   return {
     get: {
@@ -209,7 +218,13 @@ function toolPathItem(tool: ToolDefinition): JsonSchema {
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
       requestBody: { required: hasRequired, content: json(ref(argsTypeName(tool.name))) },
       responses: {
-        '200': { description: 'The call succeeded.', headers: rateLimitHeaders, content: json(ref(resultSchemaName(tool.name))) },
+        '200': {
+          description: tool.citation_export
+            ? 'The call succeeded. With `Accept: application/x-bibtex`, `application/x-research-info-systems` or `application/vnd.citationstyles.csl+json` the papers come as BibTeX, RIS or CSL-JSON (call id and credits in the X-Call-Id and X-Credits-Used headers).'
+            : 'The call succeeded.',
+          headers: rateLimitHeaders,
+          content: { ...json(ref(resultSchemaName(tool.name))), ...(tool.citation_export ? citationContent : {}) },
+        },
         ...Object.fromEntries(errors.map((name) => [statusOf(name), responseRef(name)])),
       },
       'x-credits': tool.credits,

@@ -29,6 +29,8 @@ export function fileHandler(files: FileStore): RequestHandler {
       ETag: etag,
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+      // Figures are meant to be shown on other sites' pages too.
+      'Cross-Origin-Resource-Policy': 'cross-origin',
     });
     if (request.get('if-none-match')?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
       response.status(304).end();

@@ -1,11 +1,13 @@
 /** The Express app: health checks, the four generic endpoints of spec part 4.1, JSON errors only. */
 import express, { type Express } from 'express';
+import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { buildRouteTable, type ToolHandlers } from '../../generated/routes.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { metricsHandler } from '../metrics.ts';
 import { FileStore } from '../figures/files.ts';
 import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
@@ -13,6 +15,8 @@ import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
 import { HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
+import { corsFor } from './cors.ts';
+import { docsRouter } from './docs.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { configureHttpServer } from './http-server.ts';
@@ -38,6 +42,9 @@ export interface AppDependencies {
 export async function createApp({ db, config, logger, handlers = createHandlers(), upstream = createUpstreamClient(config, logger), figureRenderer }: AppDependencies): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
+  // Security headers on every answer (the docs page and figure files set their own policies on top).
+  app.use(helmet());
+  if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));
   // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the connection's address.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   const limits = await createRateLimits(db, config.rateLimitPerMinute);
@@ -64,6 +71,8 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   const inFlight = new InFlight();
   app.locals.inFlight = inFlight;
   const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, inFlight };
+  app.get('/metrics', metricsHandler(config.metricsToken));
+  app.use(docsRouter());
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   app.get('/api/v1/:tool', describeToolHandler());

@@ -4,8 +4,14 @@ import type { Logger } from 'pino';
 import { ApiError } from '../errors.ts';
 import { LedgerError, isTransient } from '../ledger/index.ts';
 
+/** The error body; an error that carries Retry-After also says in the body when to retry (`retry_after_s`). */
+export function errorBody(error: ApiError): { error: { code: string; message: string; retry_after_s?: number } } {
+  const retryAfter = Number(error.headers['Retry-After']);
+  return { error: { code: error.code, message: error.message, ...(Number.isInteger(retryAfter) && retryAfter >= 0 ? { retry_after_s: retryAfter } : {}) } };
+}
+
 export function sendError(response: Response, error: ApiError): void {
-  response.status(error.status).set(error.headers).json({ error: { code: error.code, message: error.message } });
+  response.status(error.status).set(error.headers).json(errorBody(error));
 }
 
 /** Errors thrown by body parsing (express.json) carry a `type`; map the ones a client can cause. */

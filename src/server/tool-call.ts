@@ -9,6 +9,7 @@ import { tools, type ToolMetadata } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
 import { ApiError } from '../errors.ts';
 import { authenticate } from './auth.ts';
+import { answerFormat, notAcceptableMessage, sendCitations, type AnswerFormat } from './citation-export.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { ToolCallRunner } from './run-tool-call.ts';
 
@@ -52,6 +53,7 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
   return async (request, response) => {
     const tool = findTool(String(request.params.tool));
     const caller = await authenticate(request, db, limits);
+    let format: AnswerFormat = 'json';
     const result = await runToolCall({
       tool,
       caller,
@@ -60,9 +62,16 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
       readArguments: async () => {
         await readBody(request, response);
         await validateRequest(request, response);
+        // Checked with the arguments, before any credit is held.
+        format = answerFormat(tool.name, (types) => request.accepts(types)) ?? notAcceptable(tool.name, request.get('accept'));
         return request.body as Record<string, unknown>;
       },
     });
-    response.status(200).json(result);
+    if (format === 'json') response.status(200).json(result);
+    else sendCitations(response, format, tool.name, result);
   };
+}
+
+function notAcceptable(tool: ToolName, accept: string | undefined): never {
+  throw new ApiError('not_acceptable', notAcceptableMessage(tool, accept));
 }

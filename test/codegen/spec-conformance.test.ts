@@ -88,11 +88,13 @@ describe('generated OpenAPI against the spec (parts 4.2 and 8)', () => {
   it('answers every error of part 7 on every tool call, with Retry-After on 429', () => {
     for (const name of Object.keys(specTools)) {
       const responses = openapi.paths[`/api/v1/${name}`].post.responses;
-      expect(Object.keys(responses).sort()).to.deep.equal(['200', '400', '401', '402', '403', '404', '413', '429', '500', '502', '503']);
+      // 406 only where the tool can also answer citations (Accept: BibTeX, RIS, CSL-JSON).
+      const notAcceptable = ['search_papers', 'get_paper', 'verify_references'].includes(name) ? ['406'] : [];
+      expect(Object.keys(responses).sort()).to.deep.equal(['200', '400', '401', '402', '403', '404', ...notAcceptable, '413', '429', '500', '502', '503']);
     }
     expect(openapi.components.responses.RateLimited.headers).to.have.property('Retry-After');
     expect(openapi.components.schemas.Error.properties.error.properties.code.enum).to.deep.equal([
-      'invalid_input', 'unauthorized', 'insufficient_credits', 'pack_disabled', 'unknown_tool', 'payload_too_large',
+      'invalid_input', 'unauthorized', 'insufficient_credits', 'pack_disabled', 'unknown_tool', 'not_acceptable', 'payload_too_large',
       'rate_limited', 'internal', 'upstream_error', 'temporarily_unavailable',
     ]);
   });

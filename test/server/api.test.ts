@@ -191,6 +191,7 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       const retryAfter = Number(limited.headers.get('retry-after'));
       expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`).to.equal(true);
       expect(limited.body.error.message).to.equal(`more than 60 requests per minute with this key; retry in ${retryAfter} s`);
+      expect(limited.body.error.retry_after_s).to.equal(retryAfter);
     });
     it('limits failed key attempts per client address', async () => {
       const clientAddress = documentationAddress();

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { tools } from '../../generated/tools.ts';
+import { DOCS_CONTENT_SECURITY_POLICY } from '../../src/server/docs.ts';
+import { describeOnEachEngine } from '../support/databases.ts';
+import { describeInBrowser, renderedDom, screenshot } from '../support/browser.ts';
+import { call, startServer, type TestServer } from '../support/server.ts';
+import { pngSize } from '../figures/helpers.ts';
+
+describeOnEachEngine('the API reference page and security headers', (engine) => {
+  let server: TestServer;
+  before(async function () {
+    server = await startServer(engine.db, { env: { CORS_ORIGINS: 'https://notebook.example.org' } });
+  });
+  after(async function () {
+    await server.close();
+  });
+
+  it('GET /docs is an HTML page whose scripts and styles all come from this server, under a strict policy', async function () {
+    const page = await fetch(`${server.baseUrl}/docs`);
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).to.equal(DOCS_CONTENT_SECURITY_POLICY);
+    const html = await page.text();
+    const references = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(references).to.deep.equal(['/docs/assets/swagger-ui.css', '/docs/page.css', '/docs/assets/swagger-ui-bundle.js', '/docs/page.js']);
+    expect(html).to.not.match(/<script>/);
+    for (const asset of references) {
+      const answer = await fetch(`${server.baseUrl}${asset!}`);
+      expect(answer.status, asset).to.equal(200);
+    }
+    const unknownAsset = await call(server.baseUrl, '/docs/assets/index.html');
+    expect(unknownAsset.status).to.equal(404);
+    expect(unknownAsset.body.error.code).to.equal('not_found');
+  });
+
+  it('every answer carries the security headers, JSON errors included', async function () {
+    for (const path of ['/healthz', '/api/v1', '/nowhere']) {
+      const answer = await fetch(`${server.baseUrl}${path}`);
+      expect(answer.headers.get('x-content-type-options'), path).to.equal('nosniff');
+      expect(answer.headers.get('x-frame-options'), path).to.equal('SAMEORIGIN');
+      expect(answer.headers.get('referrer-policy'), path).to.equal('no-referrer');
+      expect(answer.headers.get('content-security-policy'), path).to.match(/^default-src 'self'/);
+      expect(answer.headers.get('strict-transport-security'), path).to.equal('max-age=31536000; includeSubDomains');
+    }
+  });
+
+  it('allows browser calls only from the origins in CORS_ORIGINS, exposing the rate-limit and credit headers', async function () {
+    const preflight = await fetch(`${server.baseUrl}/api/v1/list_capabilities`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://notebook.example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).to.equal(204);
+    expect(preflight.headers.get('access-control-allow-origin')).to.equal('https://notebook.example.org');
+    expect(preflight.headers.get('access-control-allow-headers')).to.equal('Authorization,X-API-Key,Content-Type,Idempotency-Key');
+    const listed = await fetch(`${server.baseUrl}/api/v1`, { headers: { origin: 'https://notebook.example.org' } });
+    expect(listed.headers.get('access-control-expose-headers')).to.equal('Retry-After,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,X-Credits-Remaining');
+    const stranger = await fetch(`${server.baseUrl}/api/v1`, { headers: { origin: 'https://elsewhere.example.com' } });
+    expect(stranger.headers.get('access-control-allow-origin')).to.equal(null);
+  });
+});
+
+describeOnEachEngine('CORS left unset', (engine) => {
+  it('sends no CORS headers to any origin', async function () {
+    const server = await startServer(engine.db);
+    try {
+      const answer = await fetch(`${server.baseUrl}/api/v1`, { headers: { origin: 'https://notebook.example.org' } });
+      expect(answer.headers.get('access-control-allow-origin')).to.equal(null);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describeInBrowser('the API reference page in headless Chromium (loopback only)', () => {
+  describeOnEachEngine('rendered', (engine) => {
+    let server: TestServer;
+    before(async function () {
+      server = await startServer(engine.db);
+    });
+    after(async function () {
+      await server.close();
+    });
+
+    it('shows every tool of the API, loaded with the network limited to this server', async function () {
+      this.timeout(180_000);
+      const dom = await renderedDom(`${server.baseUrl}/docs`);
+      expect(dom).to.contain('Research Tools API');
+      for (const tool of Object.values(tools)) expect(dom, tool.name).to.contain(`/api/v1/${tool.name}`);
+      const shot = path.join(os.tmpdir(), `research-tools-docs-${process.pid}.png`);
+      await screenshot(`${server.baseUrl}/docs`, shot, { width: 1280, height: 900 });
+      expect(pngSize(readFileSync(shot))).to.deep.equal({ width: 1280, height: 900 });
+    });
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * Every real recording in ../shared/fixtures/upstream/<source>/ of each existing connector, with
+ * Every real recording in ../shared/fixtures/upstream/<source>/ of every connector, with
  * its status: a test of this project reads it (the file name appears in a test, which asserts exact
  * values or, for an answer to another endpoint, says so), or the connector never calls the endpoint
  * that produced it, with the reason. The table is checked against each folder's actual file list, so
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import * as crossref from '../../src/connectors/crossref.ts';
 import * as doaj from '../../src/connectors/doaj.ts';
 import * as europepmc from '../../src/connectors/europepmc.ts';
+import * as gbif from '../../src/connectors/gbif.ts';
 import * as openalex from '../../src/connectors/openalex.ts';
 import * as openfda from '../../src/connectors/openfda.ts';
 import * as uniprot from '../../src/connectors/uniprot.ts';
@@ -190,6 +191,112 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'search-id-A144640-legacy-object-format.json': TESTED,
     'search-id-A200083-legacy-object-format.json': TESTED,
   },
+  'pubchem': {
+    'property-table-cid-5564-2244-all-properties.json': TESTED,
+    'property-table-cid-5564-formula-weight.json': TESTED,
+    'pugview-cid-176-record-description.json': never('PUG View record descriptions: lookup_compound reads the PUG REST property and synonym tables, and ChEBI gives the definition'),
+    'synonyms-name-aspirin.json': TESTED,
+  },
+  'chebi': {
+    'ols4-software-testcase-v1-term-shape-NOT-chebi.json': never('an OLS4 term of another ontology, kept to show a shape that is not ChEBI\'s; the connector asks the ChEBI 2.0 REST API'),
+    'soap-retired-getCompleteEntity-27732-caffeine.xml': never('the ChEBI SOAP service is retired; the connector asks the ChEBI 2.0 REST API'),
+    'soap-retired-getLiteEntity-glyphosate.xml': never('the ChEBI SOAP service is retired; the connector asks the ChEBI 2.0 REST API'),
+    'soap-retired-getLiteEntity-no-hit-balloon.xml': never('the ChEBI SOAP service is retired; the connector asks the ChEBI 2.0 REST API'),
+  },
+  'cod': {
+    'result-text-aspirin-first5.json': TESTED,
+  },
+  'nih': {
+    'v1-projects-search-advanced-text-qualitative-data-offset2500-first3.json': TESTED,
+  },
+  'nsf': {
+    'awards-keyword-qualitative-2019-offset1-first3.json': TESTED,
+    'awards-keyword-qualitative-2019-offset26-first3.json': TESTED,
+  },
+  'zenodo': {
+    'legacy-2022-308-redirect-records-without-trailing-slash.txt': TESTED,
+    'legacy-2022-record-404-pid-does-not-exist.json': TESTED,
+    'legacy-2022-record-7078768.json': TESTED,
+    'legacy-2022-records-search-no-hits.json': TESTED,
+    'legacy-2022-records-search-type-dataset.json': TESTED,
+  },
+  'dryad': {
+    'v2-dataset-by-doi-2rbnzs7jp-jan2022.json': TESTED,
+    'v2-datasets-list-page1-first3.json': TESTED,
+  },
+  'dataverse': {
+    'docs-example-search-q-finch-type-dataset-published.json': TESTED,
+    'docs-example-search-q-trees-all-types.json': TESTED,
+  },
+  'datacite': {
+    'dois-page-size-5-jan2020.json': TESTED,
+  },
+  'fred': {
+    'error-400-invalid-series-id.json': TESTED,
+    'series-gdp.json': TESTED,
+    'series-observations-empty.json': TESTED,
+    'series-observations-gdp.json': TESTED,
+    'series-search-full-text.json': TESTED,
+    'series-search-oil.json': TESTED,
+  },
+  'world-bank': {
+    'error-invalid-indicator.json': TESTED,
+    'error-invalid-source-400.txt': TESTED,
+    'indicator-data-jpn-usa-gdp-2018-2019.json': TESTED,
+    'indicator-data-jpn-usa-gdp-page1.json': TESTED,
+    'indicator-metadata.json': TESTED,
+    'indicators-list.json': TESTED,
+  },
+  'bls': {
+    'timeseries-post-catalog-calculations.json': TESTED,
+    'timeseries-post-cpi-1913-1914.json': TESTED,
+    'timeseries-post-cpi-1913-annualaverage.json': TESTED,
+  },
+  'oecd': {
+    'availability-v2-kei-gbr-q.json': never('SDMX availability (which codes have data); find_series offers curated OECD series and get_series reads the data endpoint'),
+    'data-v1-kei-gbr-irlt-2023.csv': TESTED,
+    'data-v2-lfs-usa-unemployment-labels.csv': TESTED,
+  },
+  'eurostat': {
+    'data-nama-10-gdp-de-since-2030-empty.json': TESTED,
+    'data-sts-inpr-m-ie-confidential.json': TESTED,
+    'data-une-rt-m-de-xx-since-2024-01.json': TESTED,
+  },
+  'imf': {
+    'sdmx3-availability-il-jpn-frequency.json': never('SDMX availability (which frequencies exist); get_series reads the data endpoint and DataMapper'),
+    'sdmx3-data-il-jpn-rgv-revs-q.xml': TESTED,
+  },
+  'nasa-power': {
+    'daily-point-ag-csv.csv': TESTED,
+    'daily-point-t2m-ag-json.json': TESTED,
+    'monthly-regional-ag-json-trimmed.json': TESTED,
+    'open-meteo-archive-daily-nyc-trimmed.json': TESTED,
+  },
+  'usgs-water': {
+    'nwis-dv-json-two-sites.json': TESTED,
+    'nwis-site-rdb-bbox-trimmed.tsv': TESTED,
+    'nwis-site-rdb-two-sites.tsv': TESTED,
+    'ogcapi-daily-2-features.json': TESTED,
+    'ogcapi-daily-items-limit10.json': TESTED,
+    'ogcapi-monitoring-locations-2-features.json': TESTED,
+  },
+  'gbif': {
+    'error-400-occurrence-search-bad-latitude.txt': TESTED,
+    'occurrence-search-country-dk-specieskey-limit2.json': TESTED,
+    'occurrence-search-recordedbyid-limit3.json': TESTED,
+    'species-match-v1-exact-helianthus-annuus.json': TESTED,
+    'species-match-v1-none-aso.json': TESTED,
+    'species-match-v2-exact-helianthus-annuus.json': TESTED,
+    'species-match-v2-none-calopteryx-fakeus.json': TESTED,
+  },
+  'openaq': {
+    'location-1-latest-empty.json': TESTED,
+    'location-1011-sensors.json': TESTED,
+    'locations-coordinates-radius.json': TESTED,
+    'sensor-1820-hours-daily.json': TESTED,
+    'sensor-3-measurements-limit5-found-string.json': TESTED,
+    'sensor-5.json': TESTED,
+  },
 };
 
 const folder = (source: string) => new URL(`../../../shared/fixtures/upstream/${source}/`, import.meta.url);
@@ -203,7 +310,7 @@ function testSources(): string {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-describe('the status of every real recording of the existing connectors', () => {
+describe('the status of every real recording of every connector', () => {
   const sources = testSources();
   for (const [source, files] of Object.entries(RECORDINGS)) {
     describeRecordings(source, () => {
@@ -293,7 +400,7 @@ describe('recorded error answers of endpoints the connectors call', () => {
     fake = await startFakeUpstream();
     const at = { url: fake.url, timeoutMs: 2000 };
     upstream = new UpstreamClient({
-      sources: { OPENALEX: { ...at, key: 'test-key' }, CROSSREF: at, OPENFDA: at, USGS_EARTHQUAKES: at },
+      sources: { OPENALEX: { ...at, key: 'test-key' }, CROSSREF: at, OPENFDA: at, USGS_EARTHQUAKES: at, GBIF: at },
       contactEmail: 'ops@example.org',
       cache: new MemoryCache(),
       retry: { baseDelayMs: 1 },
@@ -320,6 +427,7 @@ describe('recorded error answers of endpoints the connectors call', () => {
     { source: 'crossref', file: 'error-400-validation-failure.json', path: '/works', run: () => crossref.searchBibliographic(upstream, 'x') },
     { source: 'openfda', file: 'error-400-bad-request-sort-field.json', path: '/drug/label.json', run: () => openfda.searchLabels(upstream, ['verapamil']) },
     { source: 'usgs-earthquakes', file: 'error-400-bad-starttime.txt', path: '/query', contentType: 'text/plain', run: () => usgs.queryEvents(upstream, { startTime: '2025-01-01T00:00:00', endTime: '2025-01-02T00:00:00', limit: 5, order: 'time' }) },
+    { source: 'gbif', file: 'error-400-occurrence-search-bad-latitude.txt', path: '/v1/occurrence/search', contentType: 'text/plain', run: () => gbif.searchOccurrences(upstream, { taxonKey: 5219404, hasCoordinates: true, limit: 5 }) },
   ];
   for (const { source, file, path, contentType, run } of cases) {
     describeRecordings(source, () => {

@@ -13,6 +13,7 @@ import type { FigureFile, FileStore } from './files.ts';
 import type { FigureRenderer } from './renderer.ts';
 import { claimNext, failFigure, finishFigure, returnFigure, type FigureRow } from './store.ts';
 import { newFileToken } from './files.ts';
+import { metrics } from '../metrics.ts';
 
 export interface RunnerOptions {
   db: Knex;
@@ -106,10 +107,12 @@ export class FigureJobRunner extends EventEmitter {
       if (image.svg !== undefined) imageFiles.push({ name: `${fileToken}.svg`, content: Buffer.from(image.svg) });
       const finished = await finishFigure(db, figure.id, token, { fileToken, width: image.width, height: image.height, files: imageFiles });
       if (finished) await Promise.all(imageFiles.map((file) => files.writeCache(file))).catch(() => undefined);
+      metrics.figureRendered('finished', (Date.now() - started) / 1000);
       logger.info({ figure_id: figure.id, duration_ms: Date.now() - started, rendered_by: this.owner, finished }, 'figure rendered');
     } catch (error) {
       if (!this.running) return;
       const message = error instanceof Error ? error.message : String(error);
+      metrics.figureRendered('failed', (Date.now() - started) / 1000);
       logger.warn({ figure_id: figure.id, error: message }, 'figure rendering failed');
       await failFigure(db, figure.id, token, `the image could not be rendered: ${message}`).catch((failure: unknown) =>
         logger.error({ err: failure, figure_id: figure.id }, 'could not mark the figure failed'),

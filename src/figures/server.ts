@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { metrics } from '../metrics.ts';
 import type { FileStore } from './files.ts';
 import type { FigureRenderer } from './renderer.ts';
 import { FigureJobRunner } from './runner.ts';
@@ -59,5 +60,9 @@ export function attachFigureRunner(app: Express, deps: { db: Knex; config: Confi
     return server;
   }) as Express['listen'];
   app.locals.figureRunner = runner;
+  metrics.setFigureQueueDepth(async () => {
+    const row = await deps.db('figures').where({ queue: deps.config.figureQueue, status: 'pending' }).count({ count: '*' }).first();
+    return Number(row?.count ?? 0);
+  });
   return runner;
 }

@@ -15,6 +15,7 @@ import {
   RateLimiterMySQL, RateLimiterRes, RateLimiterSQLite, type IRateLimiterStoreOptions, type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.ts';
+import { metrics } from '../metrics.ts';
 
 const WINDOW_SECONDS = 60;
 export const FAILED_KEY_ATTEMPTS = 10;
@@ -83,10 +84,12 @@ export async function createRateLimits(db: Knex, perMinute: number): Promise<Rat
 
   let lastSweep = 0;
   const sweepExpiredAddresses = (): Promise<number> => db(ADDRESS_TABLE).where('expire', '<', Date.now()).delete();
-  const tooManyFailures = (ms: number): ApiError =>
-    new ApiError('rate_limited', `too many failed API key attempts from this address; retry in ${seconds(ms)} s`, {
+  const tooManyFailures = (ms: number): ApiError => {
+    metrics.rateLimitRefused('failed_keys');
+    return new ApiError('rate_limited', `too many failed API key attempts from this address; retry in ${seconds(ms)} s`, {
       'Retry-After': String(seconds(ms)),
     });
+  };
 
   return {
     async consumeKey(keyId) {
@@ -96,6 +99,7 @@ export async function createRateLimits(db: Knex, perMinute: number): Promise<Rat
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         const wait = seconds(rejection.msBeforeNext);
+        metrics.rateLimitRefused('per_key');
         throw new ApiError('rate_limited', `more than ${perMinute} requests per minute with this key; retry in ${wait} s`, {
           ...headers(perMinute, 0, wait),
           'Retry-After': String(wait),

@@ -22,6 +22,7 @@ import { applyDefaults, checkConstraints } from './arguments.ts';
 import { toApiError } from './error-middleware.ts';
 import type { InFlight } from './in-flight.ts';
 import type { RateLimits } from './rate-limits.ts';
+import { metrics } from '../metrics.ts';
 
 export interface ToolCallServices {
   db: Knex;
@@ -85,11 +86,14 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
         throw new ApiError('insufficient_credits', `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`);
       }
       holding = true;
+      metrics.creditsDebited(tool.credits);
       inFlight.holding(held);
       const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
       const outcome = await handlers.get(tool.name)!(args as never, context);
       // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.
       charged = await settleCall(db, held, record(), true);
+      // Captured nothing: the reconciler had already given the credits back (a call longer than HOLD_TIMEOUT_MS).
+      if (charged === 0) metrics.creditsReturned(tool.credits);
       recorded = true;
       return { ...outcome, credits_used: charged, call_id: callId };
     } catch (error) {
@@ -97,7 +101,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       if (holding && !recorded) {
         // Released with its call row before the error answer; if the database stays out of reach, the reconciler releases it.
         recorded = await settleCall(db, held, record(), false).then(
-          () => true,
+          () => (metrics.creditsReturned(tool.credits), true),
           (failure: unknown) => (logger.error({ err: failure, call_id: callId }, 'could not release the credits held by a failed call'), false),
         );
       }
@@ -105,6 +109,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
     } finally {
       if (holding) inFlight.settled(callId);
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      metrics.toolCall(tool.name, status, durationMs / 1000);
       logger.info({ call_id: callId, tool: tool.name, transport, status, credits: charged, duration_ms: Math.round(durationMs * 10) / 10 }, 'tool call');
       // Written after the answer (a locked account must not delay it), retried; a shutdown waits for it.
       if (!recorded) {

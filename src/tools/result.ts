@@ -45,7 +45,8 @@ export interface SourceCall<T> {
 
 export interface FanOut<T> {
   answered: Array<{ source: SourceId; value: T }>;
-  failed: Array<{ source: SourceId; error: string }>;
+  /** `retryAfterS`: the wait the source asked for, when it said (never shown in failedSources). */
+  failed: Array<{ source: SourceId; error: string; retryAfterS?: number }>;
 }
 
 /** Message for a failure: an UpstreamError's own words, anything else a generic line (details go to the log). */
@@ -64,7 +65,8 @@ export async function fanOut<T>(calls: Array<SourceCall<T>>, onUnexpected?: (sou
     if (outcome.status === 'fulfilled') result.answered.push({ source, value: outcome.value });
     else {
       if (!(outcome.reason instanceof UpstreamError)) onUnexpected?.(source, outcome.reason);
-      result.failed.push({ source, error: describeFailure(source, outcome.reason) });
+      const retryAfterMs = outcome.reason instanceof UpstreamError ? outcome.reason.retryAfterMs : undefined;
+      result.failed.push({ source, error: describeFailure(source, outcome.reason), ...(retryAfterMs !== undefined ? { retryAfterS: Math.ceil(retryAfterMs / 1000) } : {}) });
     }
   });
   return result;
@@ -96,7 +98,10 @@ export function fanOutOfItems<S extends SourceId>(
 export function assemble<Data>(fan: FanOut<unknown>, records: Array<ToolRecord<Data>>, summary: string): ToolOutcome<Data> {
   if (fan.answered.length === 0) {
     const reasons = fan.failed.map((failure) => failure.error).join('; ');
-    throw new ApiError('upstream_error', `no source answered: ${reasons}`);
+    // When every source said how long to wait, the caller is told too (Retry-After and retry_after_s).
+    const waits = fan.failed.map((failure) => failure.retryAfterS);
+    const retryAfter = waits.length > 0 && waits.every((wait) => wait !== undefined) ? { 'Retry-After': String(Math.max(...(waits as number[]))) } : undefined;
+    throw new ApiError('upstream_error', `no source answered: ${reasons}`, retryAfter);
   }
   const outcome: ToolOutcome<Data> = { summary, records };
   if (fan.failed.length > 0) {

@@ -21,6 +21,7 @@ import { UpstreamError } from './errors.ts';
 import { parseJsonKeepingBigIntegers } from './json.ts';
 import { HostGroupLimiter } from './limits.ts';
 import { resolveSource, variableId, type ResolvedSource } from './sources.ts';
+import { metrics } from '../metrics.ts';
 
 export const PRODUCT = 'research-tools-api';
 
@@ -185,6 +186,7 @@ export class UpstreamClient {
     call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string; decode: Decoder<T> },
   ): Promise<CachedAnswer & { fromCache: boolean }> {
     const cached = await this.cache.get(cacheKey);
+    metrics.cacheLookup(source.id, cached !== undefined);
     if (cached) return { ...cached, fromCache: true };
     const fresh = await this.withRetries(source, call);
     call.decode(fresh, source); // a body that does not decode is an error, and is never cached
@@ -216,11 +218,12 @@ export class UpstreamClient {
         if (!(error instanceof UpstreamError)) throw error;
         lastError = error;
         if (!error.retryable || attempt === this.retry.maxAttempts) break;
-        const retryAfterMs = (error as UpstreamError & { retryAfterMs?: number }).retryAfterMs;
+        const retryAfterMs = error.retryAfterMs;
         const delay = retryAfterMs ?? backoff(this.retry.baseDelayMs, attempt);
         if (Date.now() + delay >= deadline) {
           if (retryAfterMs !== undefined) {
             lastError = new UpstreamError(source.id, error.kind, `${error.message}; it asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than this call may take`, error.status);
+            lastError.retryAfterMs = retryAfterMs;
           }
           break;
         }
@@ -228,7 +231,9 @@ export class UpstreamClient {
         await sleep(delay);
       }
     }
-    throw lastError ?? new UpstreamError(source.id, 'timeout', `${source.id} did not answer within ${budgetMs} ms`);
+    const failure = lastError ?? new UpstreamError(source.id, 'timeout', `${source.id} did not answer within ${budgetMs} ms`);
+    metrics.upstreamError(source.id, failure.kind);
+    throw failure;
   }
 
   private async attempt(
@@ -247,11 +252,16 @@ export class UpstreamClient {
       maxRedirects: source.sameHostRedirects,
     });
     let read: { status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean };
+    const sent = process.hrtime.bigint();
+    const took = () => Number(process.hrtime.bigint() - sent) / 1e9;
     try {
       read = await readBounded(stream, source.maxBodyBytes);
     } catch (error) {
-      throw fromRequestError(source, error as Error & { code?: string }, source.timeoutMs);
+      const failure = fromRequestError(source, error as Error & { code?: string }, source.timeoutMs);
+      metrics.upstreamRequest(source.id, failure.kind, took());
+      throw failure;
     }
+    metrics.upstreamRequest(source.id, `${Math.floor(read.status / 100)}xx`, took());
     const { status, headers } = read;
     const retrievedAt = new Date().toISOString();
     const contentType = String(headers['content-type'] ?? '');
@@ -266,7 +276,7 @@ export class UpstreamClient {
     const reason = reasonFromBody(contentType, read.body);
     const kind = status === 429 ? 'rate_limited' : 'http_error';
     const message = `${source.id} answered HTTP ${status}${reason ? `: ${reason}` : ''}`;
-    const error = new UpstreamError(source.id, kind, message, status) as UpstreamError & { retryAfterMs?: number };
+    const error = new UpstreamError(source.id, kind, message, status);
     if (RETRYABLE_STATUS.has(status)) {
       const retryAfterMs = parseRetryAfter(headers['retry-after']);
       if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;

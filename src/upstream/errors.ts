@@ -15,6 +15,9 @@ export type UpstreamFailureKind =
   | 'redirect';
 
 export class UpstreamError extends Error {
+  /** How long the upstream asked us to wait before asking again (its Retry-After), when it said. */
+  retryAfterMs?: number;
+
   constructor(
     readonly source: string,
     readonly kind: UpstreamFailureKind,

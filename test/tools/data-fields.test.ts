@@ -19,10 +19,7 @@ type Schemas = Parameters<typeof declaredPaths>[1];
  * entry is a debt: the check fails when one is filled (so the list only shrinks) as well as when a
  * field outside it is not.
  */
-const NOT_YET_FILLED_BY_A_TEST: Record<string, string[]> = {
-  get_paper: ['retraction_notice_doi'],
-  verify_references: ['input.pages', 'input.doi', 'differences[].field', 'differences[].cited', 'differences[].actual', 'retraction_notice_doi'],
-};
+const NOT_YET_FILLED_BY_A_TEST: Record<string, string[]> = {};
 
 export function unfilledFields(components: Schemas, available: Iterable<string>, filled: ReadonlyMap<string, ReadonlySet<string>>): Record<string, string[]> {
   const unfilled: Record<string, string[]> = {};

@@ -151,6 +151,43 @@ describeRecordings('openalex', () => {
       expect(body.summary).to.equal('1 reference checked: 1 verified, 0 corrected, 0 not found, 0 uncertain.');
     });
 
+    it('verify_references: a real paper cited with a wrong article number is corrected, naming the field with what was cited and what is real', async () => {
+      fakes.crossref.on('/works', json(recording('crossref', 'works-query-title-rows1.json')));
+      fakes.openalex.on('/works', json({ meta: { count: 0 }, results: [] }));
+      const result = await charged('verify_references', { references: ['Skarlinski MD, Quesnel DJ. Effect of native oxide layers on copper thin-film tensile properties: A reactive molecular dynamics study. J Appl Phys. 2015;118(23):235307. doi:10.1063/1.4938384'] });
+      const data = result.answer.body.records[0].data;
+      expect([result.answer.status, data.status, data.input.pages, data.input.doi, data.matched.pages]).to.deep.equal([200, 'corrected', '235307', '10.1063/1.4938384', '235306']);
+      expect(data.differences).to.deep.equal([{ field: 'pages', cited: '235307', actual: '235306' }]);
+    });
+
+    /**
+     * No recording holds a retracted paper, so these two take a real Crossref answer and turn its
+     * notice into a retraction (hand-made from the recording, in Crossref's documented `updated-by` shape).
+     */
+    function retracted(body: { message: Record<string, unknown> }, item?: Record<string, unknown>): unknown {
+      const notice = { DOI: '10.1371/retraction.0001', type: 'retraction', label: 'Retraction', source: 'publisher', updated: { 'date-parts': [[2016, 3, 1]] } };
+      if (item) return { ...body, message: { ...body.message, items: [{ ...item, 'updated-by': [notice] }] } };
+      // Under Crossref's test prefix, so no other test's cached answer for the real DOI is touched.
+      return { ...body, message: { ...body.message, DOI: '10.5555/retracted.0001', 'updated-by': [notice] } };
+    }
+
+    it('get_paper: a paper with a retraction notice is flagged retracted, with the notice\'s DOI (hand-made from a real answer)', async () => {
+      fakes.crossref.on('/works/10.5555/retracted.0001', json(retracted(JSON.parse(recording('crossref', 'work-10.1371-journal.pone.0033693-updated-by-correction.json')))));
+      fakes.openalex.on('/works/https://doi.org/10.5555/retracted.0001', { status: 404, body: recording('openalex', 'work-not-found-404.txt'), contentType: 'text/html; charset=utf-8' });
+      const result = await charged('get_paper', { id: '10.5555/retracted.0001' });
+      const data = result.answer.body.records[0].data;
+      expect([result.answer.status, data.doi, data.is_retracted, data.retraction_notice_doi]).to.deep.equal([200, '10.5555/retracted.0001', true, '10.1371/retraction.0001']);
+    });
+
+    it('verify_references: a reference to a retracted paper is matched to the paper and says so, with the notice\'s DOI (hand-made from a real answer)', async () => {
+      const search = JSON.parse(recording('crossref', 'works-query-title-rows1.json')) as { message: { items: Array<Record<string, unknown>> } };
+      fakes.crossref.on('/works', json(retracted(search, search.message.items[0])));
+      fakes.openalex.on('/works', json({ meta: { count: 0 }, results: [] }));
+      const result = await charged('verify_references', { references: ['Skarlinski MD, Quesnel DJ. Effect of native oxide layers on copper thin-film tensile properties: A reactive molecular dynamics study. J Appl Phys. 2015;118(23):235306.'] });
+      const data = result.answer.body.records[0].data;
+      expect([result.answer.status, data.matched.doi, data.retracted, data.retraction_notice_doi]).to.deep.equal([200, '10.1063/1.4938384', true, '10.1371/retraction.0001']);
+    });
+
     it('check_retractions: a correction notice is reported as corrected, never as a retraction; references without DOI are skipped', async () => {
       fakes.crossref.on('/works/10.1371/journal.pone.0033693', json(recording('crossref', 'work-10.1371-journal.pone.0033693-updated-by-correction.json')));
       fakes.openalex.on('/works/https://doi.org/10.1371/journal.pone.0033693', { status: 404, body: recording('openalex', 'work-not-found-404.txt'), contentType: 'text/html; charset=utf-8' });

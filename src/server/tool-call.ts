@@ -1,7 +1,8 @@
 /**
- * POST /api/v1/<tool>: unknown tool 404, key 401, an Idempotency-Key's stored answer (idempotency.ts), then the shared call path (run-tool-call.ts:
- * rate 429, pack 403, body and schema 400, credits 402, the handler) and 200 with the held credits
- * captured; or 502/500/503 with them released. The HTTP parts live here: the path, the key headers, the JSON body.
+ * POST /api/v1/<tool>: unknown tool 404, key 401, with an Idempotency-Key its stored answer or 409/422
+ * (idempotency.ts), then the shared call path (run-tool-call.ts: rate 429, pack 403, body and schema
+ * 400, credits 402, the handler) and 200 with the held credits captured; or 502/500/503 with them
+ * released. The HTTP parts live here: the path, the key headers, the JSON body, X-Credits-Remaining.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';

@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'not_acceptable'
+  | 'idempotency_in_progress'
+  | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_error'
@@ -26,6 +28,9 @@ const statusOf: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  // Idempotency-Key (src/server/idempotency.ts): the first request with the key is still running, or it had another body.
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 422,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,

@@ -19,7 +19,9 @@ const errorResponses: Array<{ name: string; status: string; code: string; descri
   { name: 'PackDisabled', status: '403', code: 'pack_disabled', description: 'The tool\'s discipline pack is switched off for the account.' },
   { name: 'UnknownTool', status: '404', code: 'unknown_tool', description: 'No tool has the name in the path.' },
   { name: 'NotAcceptable', status: '406', code: 'not_acceptable', description: 'The Accept header asks for no format this tool answers.' },
+  { name: 'IdempotencyInProgress', status: '409', code: 'idempotency_in_progress', description: 'The first request with this Idempotency-Key is still running; retry shortly to get its answer.' },
   { name: 'PayloadTooLarge', status: '413', code: 'payload_too_large', description: 'The request body is larger than the limit.' },
+  { name: 'IdempotencyKeyReused', status: '422', code: 'idempotency_key_reused', description: 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.' },
   { name: 'RateLimited', status: '429', code: 'rate_limited', description: 'Too many requests with this key; wait the seconds given in Retry-After.' },
   { name: 'Internal', status: '500', code: 'internal', description: 'Unexpected server-side failure.' },
   { name: 'UpstreamError', status: '502', code: 'upstream_error', description: 'The tool could not complete, for example because no source answered. Nothing is charged.' },
@@ -50,6 +52,47 @@ function sharedComponents(manifest: Manifest): JsonSchema {
             code: { type: 'string', enum: errorResponses.map((error) => error.code) },
             message: { type: 'string' },
             retry_after_s: { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying, when the wait is known (the Retry-After header says the same).' },
+          },
+        },
+      },
+    },
+    Account: {
+      type: 'object',
+      description: 'The caller\'s account and its last 20 calls, newest first.',
+      additionalProperties: false,
+      required: ['account', 'recent_calls'],
+      properties: {
+        account: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'name', 'balance', 'packs'],
+          properties: {
+            id: { type: 'string' },
+            name: { type: 'string' },
+            balance: { type: 'integer', minimum: 0, description: 'Credits left.' },
+            packs: {
+              type: 'object',
+              description: 'Each discipline pack, switched on (true) or off (false) for the account.',
+              additionalProperties: false,
+              required: manifest.packs.map((pack) => pack.id),
+              properties: Object.fromEntries(manifest.packs.map((pack) => [pack.id, { type: 'boolean' }])),
+            },
+          },
+        },
+        recent_calls: {
+          type: 'array',
+          maxItems: 20,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['call_id', 'tool', 'status', 'credits', 'created_at'],
+            properties: {
+              call_id: { type: 'string' },
+              tool: { type: 'string' },
+              status: { type: 'string', description: '`ok`, or the error code the call answered.' },
+              credits: { type: 'integer', minimum: 0, description: 'Credits charged.' },
+              created_at: { type: 'string', format: 'date-time' },
+            },
           },
         },
       },
@@ -110,7 +153,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
       {
         description: error.description,
         ...(error.status === '429' ? { headers: { 'Retry-After': headerRef('RetryAfter'), ...rateLimitHeaders } } : {}),
-        ...(error.status === '503' ? { headers: { 'Retry-After': headerRef('RetryAfter') } } : {}),
+        ...(error.status === '503' || error.status === '409' ? { headers: { 'Retry-After': headerRef('RetryAfter') } } : {}),
         content: {
           'application/json': {
             schema: ref('Error'),
@@ -134,8 +177,25 @@ function sharedComponents(manifest: Manifest): JsonSchema {
       description: 'The remaining quota (IETF httpapi-ratelimit-headers), e.g. `"default";r=59;t=60`.',
       schema: { type: 'string' },
     },
+    CreditsRemaining: integerHeader('The account\'s balance in credits after this request (on every answer to a valid key).'),
+    IdempotentReplayed: {
+      description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
+      schema: { type: 'string', const: 'true' },
+    },
   };
-  return { schemas, responses, headers };
+  const parameters = {
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retried call safe (IETF draft): within 24 hours, a repeat with the same key and body gets the stored answer ' +
+        '(same call_id, status and body) and is not charged again; the same key with another body is 422; a repeat while the first runs is 409. ' +
+        'Successes and 400/402/403/406 answers are stored; 429 and 5xx are not, so a retry after them runs again.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    },
+  };
+  return { schemas, responses, headers, parameters };
 }
 
 function recordSchema(tool: ToolDefinition): JsonSchema {
@@ -196,7 +256,7 @@ const citationContent: JsonSchema = {
 function toolPathItem(tool: ToolDefinition): JsonSchema {
   const hasRequired = (tool.input.required ?? []).length > 0;
   const errors = ['InvalidInput', 'Unauthorized', 'InsufficientCredits', 'PackDisabled', 'UnknownTool',
-    ...(tool.citation_export ? ['NotAcceptable'] : []), 'PayloadTooLarge', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
+    ...(tool.citation_export ? ['NotAcceptable'] : []), 'IdempotencyInProgress', 'PayloadTooLarge', 'IdempotencyKeyReused', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
   const statusOf = (name: string): string => errorResponses.find((error) => error.name === name)!.status;
   return {
     get: {
@@ -216,13 +276,14 @@ function toolPathItem(tool: ToolDefinition): JsonSchema {
       description: `${tool.description}\n\nCost: ${describeCost(tool)}`,
       tags: [tool.pack],
       security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+      parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       requestBody: { required: hasRequired, content: json(ref(argsTypeName(tool.name))) },
       responses: {
         '200': {
           description: tool.citation_export
             ? 'The call succeeded. With `Accept: application/x-bibtex`, `application/x-research-info-systems` or `application/vnd.citationstyles.csl+json` the papers come as BibTeX, RIS or CSL-JSON (call id and credits in the X-Call-Id and X-Credits-Used headers).'
             : 'The call succeeded.',
-          headers: rateLimitHeaders,
+          headers: { ...rateLimitHeaders, 'X-Credits-Remaining': headerRef('CreditsRemaining'), 'Idempotent-Replayed': headerRef('IdempotentReplayed') },
           content: { ...json(ref(resultSchemaName(tool.name))), ...(tool.citation_export ? citationContent : {}) },
         },
         ...Object.fromEntries(errors.map((name) => [statusOf(name), responseRef(name)])),
@@ -273,6 +334,22 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
         },
       },
     },
+    '/api/v1/account': {
+      get: {
+        operationId: 'getAccount',
+        summary: 'Your account',
+        description: 'The balance, packs and last 20 calls of the key\'s account. Free, and not counted against the key\'s rate limit.',
+        tags: ['api'],
+        security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+        responses: {
+          '200': { description: 'The account.', headers: { 'X-Credits-Remaining': headerRef('CreditsRemaining') }, content: json(ref('Account')) },
+          '401': responseRef('Unauthorized'),
+          '429': responseRef('RateLimited'),
+          '500': responseRef('Internal'),
+          '503': responseRef('TemporarilyUnavailable'),
+        },
+      },
+    },
   };
   for (const tool of tools) paths[toolPath(tool.name)] = toolPathItem(tool);
   return {
@@ -298,6 +375,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
       schemas: sortedSchemas,
       responses: shared.responses,
       headers: shared.headers,
+      parameters: shared.parameters,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (`sm_…`) as a bearer token.' },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key (`sm_…`).' },

@@ -135,6 +135,9 @@ function checkUpstream(tool: ToolDefinition, toolPath: FieldPath, sourceIds: Set
   return issues;
 }
 
+/** Names the server itself answers under /api/v1 (src/server/app.ts), so no tool may take them. */
+export const RESERVED_TOOL_NAMES = ['account'];
+
 export function checkManifest(manifest: Manifest): ManifestIssue[] {
   const packIds = new Set(manifest.packs.map((pack) => pack.id));
   const capabilityIds = new Set(manifest.capabilities.map((capability) => capability.id));
@@ -147,6 +150,7 @@ export function checkManifest(manifest: Manifest): ManifestIssue[] {
   ];
   manifest.tools.forEach((tool, index) => {
     const path: FieldPath = ['tools', index];
+    if (RESERVED_TOOL_NAMES.includes(tool.name)) issues.push({ path: [...path, 'name'], message: `"${tool.name}" is reserved: GET /api/v1/${tool.name} is the server's own` });
     if (!packIds.has(tool.pack)) issues.push({ path: [...path, 'pack'], message: `unknown pack "${tool.pack}"` });
     if (!capabilityIds.has(tool.capability)) {
       issues.push({ path: [...path, 'capability'], message: `unknown capability "${tool.capability}"` });

@@ -31,3 +31,12 @@ export { holdForCall, settleCall, recordCallReliably, releaseIfHeld, type HoldOp
 export { releaseExpiredHolds, HoldReconciler } from './reconcile.ts';
 export { LedgerGate, HOLDS_PER_ACCOUNT, HOLDS_IN_ALL } from './gate.ts';
 export { isTransient } from './retry.ts';
+export {
+  claimIdempotencyKey,
+  storeIdempotentAnswer,
+  releaseIdempotencyKey,
+  deleteExpiredIdempotencyKeys,
+  IDEMPOTENCY_TTL_MS,
+  type Claim,
+  type StoredAnswer,
+} from './idempotency.ts';

@@ -190,7 +190,32 @@ const holdSettlements: NamedMigration = {
   },
 };
 
-const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles, holdSettlements];
+const idempotencyKeys: NamedMigration = {
+  name: '006_idempotency_keys',
+  async up(db) {
+    // One row per (account, Idempotency-Key) for 24 hours: the first request's fingerprint, and its answer once stored.
+    await createTable(db, 'idempotency_keys', (table) => {
+      table.string('account_id', 64).notNullable();
+      table.string('idempotency_key', 255).notNullable();
+      // sha256 (hex) of the tool name and the canonical JSON body.
+      table.string('fingerprint', 64).notNullable();
+      // `running` while the first request is at work, `done` once its answer is stored.
+      table.string('state', 16).notNullable();
+      table.integer('status').nullable();
+      table.text('headers').nullable();
+      if (db.client.dialect === 'mysql') table.specificType('body', 'mediumtext').nullable();
+      else table.text('body').nullable();
+      table.datetime('created_at', { precision: 3 }).notNullable();
+      table.primary(['account_id', 'idempotency_key']);
+      table.index(['created_at'], 'idempotency_keys_created_at_index');
+    });
+  },
+  async down(db) {
+    await db.schema.dropTableIfExists('idempotency_keys');
+  },
+};
+
+const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles, holdSettlements, idempotencyKeys];
 
 export const migrationSource: Knex.MigrationSource<NamedMigration> = {
   getMigrations: async () => migrations,

@@ -8,6 +8,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { writeRelease, type Held } from './holds.ts';
+import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
 import { retryTransient } from './retry.ts';
 
 const BATCH = 200;
@@ -77,6 +78,8 @@ export class HoldReconciler {
         const released = await releaseExpiredHolds(this.db, { olderThan, since });
         this.sweptUpTo = olderThan;
         if (released > 0) this.options.logger.warn({ released }, 'released credits held by calls that were never settled');
+        // Idempotency keys past their 24 hours go with the same sweep (a claim also ignores them).
+        await deleteExpiredIdempotencyKeys(this.db);
       } catch (error) {
         this.options.logger.error({ err: error }, 'could not release expired holds');
       } finally {

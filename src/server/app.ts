@@ -15,6 +15,7 @@ import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
 import { HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
+import { accountHandler } from './account.ts';
 import { corsFor } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
@@ -75,6 +76,11 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   app.use(docsRouter());
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
+  // Before /api/v1/:tool, which would take "account" for a tool name (codegen keeps tools from taking it).
+  app.get('/api/v1/account', accountHandler(db, limits));
+  app.all('/api/v1/account', (request) => {
+    throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to read your account`);
+  });
   app.get('/api/v1/:tool', describeToolHandler());
   app.post(
     '/api/v1/:tool',

@@ -8,7 +8,6 @@ import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-csl';
 import '@citation-js/plugin-ris';
 import { parse as parseName } from '@citation-js/name';
-import type { Response } from 'express';
 import { tools } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
 
@@ -157,11 +156,8 @@ export function notAcceptableMessage(tool: ToolName, accept: string | undefined)
   return `Accept: ${tool} cannot answer "${accept ?? ''}"; it answers ${types.join(', ')}`;
 }
 
-/** Answers a tool result as citations; the call id and credits travel in headers. */
-export function sendCitations(response: Response, format: CitationFormat, tool: ToolName, result: { records: unknown[]; call_id: string; credits_used: number }): void {
+/** A tool result answered as citations; the call id and credits travel in headers. */
+export function citationAnswer(format: CitationFormat, tool: ToolName, result: { records: unknown[]; call_id: string; credits_used: number }): { status: number; headers: Record<string, string>; body: string } {
   const body = formatCitations(format, toCslItems(tool, result.records as PaperRecord[]));
-  response
-    .status(200)
-    .set({ 'Content-Type': `${CITATION_MEDIA_TYPES[format]}; charset=utf-8`, 'X-Call-Id': result.call_id, 'X-Credits-Used': String(result.credits_used) })
-    .send(body);
+  return { status: 200, headers: { 'Content-Type': `${CITATION_MEDIA_TYPES[format]}; charset=utf-8`, 'X-Call-Id': result.call_id, 'X-Credits-Used': String(result.credits_used) }, body };
 }

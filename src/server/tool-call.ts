@@ -1,7 +1,8 @@
 /**
- * POST /api/v1/<tool>: unknown tool 404, key 401, then the shared call path (run-tool-call.ts:
- * rate 429, pack 403, body and schema 400, credits 402, the handler) and 200 with the held credits
- * captured; or 502/500/503 with them released. The HTTP parts live here: the path, the key headers, the JSON body.
+ * POST /api/v1/<tool>: unknown tool 404, key 401, with an Idempotency-Key its stored answer or 409/422
+ * (idempotency.ts), then the shared call path (run-tool-call.ts: rate 429, pack 403, body and schema
+ * 400, credits 402, the handler) and 200 with the held credits captured; or 502/500/503 with them
+ * released. The HTTP parts live here: the path, the key headers, the JSON body, X-Credits-Remaining.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
@@ -9,7 +10,9 @@ import { tools, type ToolMetadata } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
 import { ApiError } from '../errors.ts';
 import { authenticate } from './auth.ts';
-import { answerFormat, notAcceptableMessage, sendCitations, type AnswerFormat } from './citation-export.ts';
+import { getBalance } from '../ledger/index.ts';
+import { answerFormat, citationAnswer, notAcceptableMessage, type AnswerFormat } from './citation-export.ts';
+import { answerOnce, idempotencyKeyOf, requestFingerprint, type StoredAnswer } from './idempotency.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { ToolCallRunner } from './run-tool-call.ts';
 
@@ -53,23 +56,45 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
   return async (request, response) => {
     const tool = findTool(String(request.params.tool));
     const caller = await authenticate(request, db, limits);
-    let format: AnswerFormat = 'json';
-    const result = await runToolCall({
-      tool,
-      caller,
-      transport: 'rest',
-      onRateLimitCounted: (headers) => response.set(headers),
-      readArguments: async () => {
-        await readBody(request, response);
-        await validateRequest(request, response);
-        // Checked with the arguments, before any credit is held.
-        format = answerFormat(tool.name, (types) => request.accepts(types)) ?? notAcceptable(tool.name, request.get('accept'));
-        return request.body as Record<string, unknown>;
-      },
-    });
-    if (format === 'json') response.status(200).json(result);
-    else sendCitations(response, format, tool.name, result);
+    let bodyRead: Promise<void> | undefined;
+    const readBodyOnce = (): Promise<void> => (bodyRead ??= readBody(request, response));
+    const run = async (): Promise<StoredAnswer> => {
+      let format: AnswerFormat = 'json';
+      const result = await runToolCall({
+        tool,
+        caller,
+        transport: 'rest',
+        onRateLimitCounted: (headers) => response.set(headers),
+        readArguments: async () => {
+          await readBodyOnce();
+          await validateRequest(request, response);
+          // Checked with the arguments, before any credit is held.
+          format = answerFormat(tool.name, (types) => request.accepts(types)) ?? notAcceptable(tool.name, request.get('accept'));
+          return request.body as Record<string, unknown>;
+        },
+      });
+      if (format !== 'json') return citationAnswer(format, tool.name, result);
+      return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(result) };
+    };
+    let answer: StoredAnswer;
+    try {
+      const key = idempotencyKeyOf(request);
+      if (key === undefined) answer = await run();
+      else {
+        await readBodyOnce();
+        answer = await answerOnce(db, caller.accountId, key, requestFingerprint(tool.name, request.body), run);
+      }
+    } finally {
+      await setCreditsRemaining(response, db, caller.accountId);
+    }
+    response.status(answer.status).set(answer.headers).send(answer.body);
   };
+}
+
+/** `X-Credits-Remaining` on every keyed answer: the balance after the call (left out when the database cannot say). */
+export async function setCreditsRemaining(response: Response, db: Knex, accountId: string, balance?: number): Promise<void> {
+  const known = balance ?? (await getBalance(db, accountId).catch(() => undefined));
+  if (known !== undefined) response.set('X-Credits-Remaining', String(known));
 }
 
 function notAcceptable(tool: ToolName, accept: string | undefined): never {

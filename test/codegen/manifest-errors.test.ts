@@ -57,6 +57,11 @@ describe('manifest validation names the file, the tool and the field path', () =
       message: 'tools.yaml:45: tool "search_earthquakes" tools[1]: duplicate tool name "search_earthquakes" (first at tools[0])',
     },
     {
+      when: 'a tool takes a name the server keeps for itself',
+      text: () => edit('name: list_capabilities', 'name: account'),
+      message: 'tools.yaml:45: tool "account" tools[1].name: "account" is reserved: GET /api/v1/account is the server\'s own',
+    },
+    {
       when: 'a field is unknown',
       text: () => edit('record_type: capability', 'record_type: capability\n    colour: blue'),
       message: 'tools.yaml:45: tool "list_capabilities" tools[1]: unknown field "colour"',

@@ -90,10 +90,12 @@ export async function call(
     method?: string;
     /** The client address the server sees (through X-Forwarded-For from loopback); a fresh one per call by default. */
     clientAddress?: string;
+    /** More request headers (Idempotency-Key, Accept...). */
+    headers?: Record<string, string>;
   } = {},
 ): Promise<Answer> {
   // A fresh documentation-range address per call keeps the failed-key limit of one test from another's.
-  const headers: Record<string, string> = { 'x-forwarded-for': options.clientAddress ?? documentationAddress() };
+  const headers: Record<string, string> = { 'x-forwarded-for': options.clientAddress ?? documentationAddress(), ...options.headers };
   if (options.key !== undefined) {
     if (options.keyHeader === 'x-api-key') headers['x-api-key'] = options.key;
     else headers.authorization = `Bearer ${options.key}`;

@@ -1275,7 +1275,7 @@ export interface SearchExoplanetsData {
   /** Planet name. */
   planet_name: string;
   /** Host star name. */
-  host_star: string;
+  host_star?: string;
   /** Discovery method. */
   discovery_method?: string;
   /** Year of discovery. */

@@ -26,7 +26,8 @@ export interface PlanetQuery {
 
 export interface Planet {
   planetName: string;
-  hostStar: string;
+  /** Absent only when the answer lacks the hostname column (an answer to a narrower query). */
+  hostStar?: string;
   discoveryMethod?: string;
   discoveryYear?: number;
   orbitalPeriodDays?: number;
@@ -61,17 +62,15 @@ export async function tapQuery(upstream: UpstreamClient, query: PlanetQuery): Pr
   return { planets: readPlanets(tapRows(SOURCE, answer.body)), retrievedAt: answer.retrievedAt };
 }
 
-/** The columns without which a row is no planet record. */
-const IDENTIFYING_COLUMNS = ['pl_name', 'hostname'] as const;
-
 /**
- * Planets of an answer. Rows that lack the identifying columns altogether (an answer to another
- * query, such as `select pl_name,discoverymethod from ps`) are a failure to report, not "no planets".
+ * Planets of an answer. A row is a planet when it names one (`pl_name`); every other column is read
+ * when the answer has it, so an answer to a narrower query (such as `select pl_name,discoverymethod
+ * from ps`) gives records with what it carries. An answer whose rows have no pl_name column (a
+ * table of something else) is a failure to report, not "no planets".
  */
 export function readPlanets(rows: TapRow[]): Planet[] {
-  const missing = rows.length === 0 ? [] : IDENTIFYING_COLUMNS.filter((column) => !(column in rows[0]!));
-  if (missing.length > 0) {
-    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered rows without the column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  if (rows.length > 0 && !('pl_name' in rows[0]!)) {
+    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered rows without the column pl_name`);
   }
   return rows.flatMap(parsePlanet);
 }
@@ -86,13 +85,12 @@ export function parseReference(html: string | undefined): { text?: string; url?:
 
 export function parsePlanet(row: TapRow): Planet[] {
   const planetName = textCell(row.pl_name);
-  const hostStar = textCell(row.hostname);
-  if (!planetName || !hostStar) return [];
+  if (!planetName) return [];
   const reference = parseReference(textCell(row.disc_refname));
   const year = numberCell(row.disc_year);
   return [{
     planetName,
-    hostStar,
+    hostStar: textCell(row.hostname),
     discoveryMethod: textCell(row.discoverymethod),
     discoveryYear: year !== undefined && Number.isInteger(year) ? year : undefined,
     orbitalPeriodDays: positive(numberCell(row.pl_orbper)),

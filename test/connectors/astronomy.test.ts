@@ -58,21 +58,31 @@ describeRecordings('gaia', () => {
 });
 
 describeRecordings('exoplanet-archive', () => {
-  it('reads the bare-array JSON layout of the archive\'s TAP service; rows without a host star are a reported failure, not "no planets"', () => {
+  it('reads the bare-array JSON layout of the archive\'s TAP service: rows of a narrower query are planets with what they carry', () => {
     const recorded = rows('exoplanet-archive', recording('exoplanet-archive', 'tap-sync-ps-plname-discoverymethod-json-trimmed.json'));
     expect(recorded).to.have.length(8);
     expect(recorded.slice(0, 2)).to.deep.equal([
       { pl_name: 'Kepler-11 c', discoverymethod: 'Transit' },
       { pl_name: 'Kepler-11 f', discoverymethod: 'Transit' },
     ]);
-    // That query selected pl_name and discoverymethod only; the connector always selects hostname too.
-    expect(() => readPlanets(recorded)).to.throw('exoplanet-archive answered rows without the column hostname');
-    expect(recorded.flatMap(parsePlanet)).to.deep.equal([]);
+    expect(readPlanets(recorded).map((planet) => [planet.planetName, planet.hostStar, planet.discoveryMethod])).to.deep.equal([
+      ['Kepler-11 c', undefined, 'Transit'],
+      ['Kepler-11 f', undefined, 'Transit'],
+      ['HAT-P-1 b', undefined, 'Transit'],
+      ['OGLE-TR-10 b', undefined, 'Transit'],
+      ['TrES-2 b', undefined, 'Transit'],
+      ['WASP-3 b', undefined, 'Transit'],
+      ['47 UMa b', undefined, 'Radial Velocity'],
+      ['47 UMa d', undefined, 'Radial Velocity'],
+    ]);
   });
   it('reads the k2names answer in the same layout (a table the connector never queries: it has no planet parameters)', () => {
     const recorded = rows('exoplanet-archive', recording('exoplanet-archive', 'tap-sync-k2names-json-trimmed.json'));
     expect(recorded[0]).to.deep.equal({ epic_id: 'EPIC 246199087', k2_name: 'K2-112 f', pl_name: 'TRAPPIST-1 f' });
-    expect(() => readPlanets(recorded)).to.throw('exoplanet-archive answered rows without the column hostname');
+    expect(recorded.map((row) => row.pl_name)).to.deep.equal(['TRAPPIST-1 f', 'TRAPPIST-1 h', 'HD 3167 d', 'K2-117 c', 'K2-125 b']);
+  });
+  it('an answer whose rows have no pl_name column is a reported failure, not "no planets"', () => {
+    expect(() => readPlanets([{ epic_id: 'EPIC 246199087', k2_name: 'K2-112 f' }])).to.throw('exoplanet-archive answered rows without the column pl_name');
   });
 });
 

@@ -82,12 +82,21 @@ describeRecordings('simbad', () => {
         });
       });
 
-      it('search_exoplanets on the recorded `ps` answer (no hostname column) is a 502 that says what is missing, never "0 planets"', async () => {
+      it('search_exoplanets on the recorded `ps` answer (pl_name and discoverymethod only): 8 planets with the recorded names and methods, charged 1 credit', async () => {
         fake.on('/TAP/sync', json(recording('exoplanet-archive', 'tap-sync-ps-plname-discoverymethod-json-trimmed.json')));
-        const answer = await tool('search_exoplanets', { planet_name: 'Kepler-11' });
-        expect([answer.status, answer.body]).to.deep.equal([
-          502, { error: { code: 'upstream_error', message: 'no source answered: exoplanet-archive answered rows without the column hostname' } },
+        const answer = await tool('search_exoplanets', { limit: 8 });
+        expect(answer.status, answer.text).to.equal(200);
+        expect(answer.body.records.map((record: { id: string; data: unknown }) => [record.id, record.data])).to.deep.equal([
+          ['exoplanet-archive:Kepler-11 c', { planet_name: 'Kepler-11 c', discovery_method: 'Transit' }],
+          ['exoplanet-archive:Kepler-11 f', { planet_name: 'Kepler-11 f', discovery_method: 'Transit' }],
+          ['exoplanet-archive:HAT-P-1 b', { planet_name: 'HAT-P-1 b', discovery_method: 'Transit' }],
+          ['exoplanet-archive:OGLE-TR-10 b', { planet_name: 'OGLE-TR-10 b', discovery_method: 'Transit' }],
+          ['exoplanet-archive:TrES-2 b', { planet_name: 'TrES-2 b', discovery_method: 'Transit' }],
+          ['exoplanet-archive:WASP-3 b', { planet_name: 'WASP-3 b', discovery_method: 'Transit' }],
+          ['exoplanet-archive:47 UMa b', { planet_name: '47 UMa b', discovery_method: 'Radial Velocity' }],
+          ['exoplanet-archive:47 UMa d', { planet_name: '47 UMa d', discovery_method: 'Radial Velocity' }],
         ]);
+        expect([answer.body.summary, answer.body.credits_used]).to.deep.equal(['8 confirmed exoplanets.', 1]);
       });
     });
   });

@@ -6,6 +6,7 @@ import * as doaj from '../../src/connectors/doaj.ts';
 import * as eric from '../../src/connectors/eric.ts';
 import * as europepmc from '../../src/connectors/europepmc.ts';
 import * as inspire from '../../src/connectors/inspire-hep.ts';
+import { parseSearch } from '../../src/connectors/ncbi-eutils.ts';
 import * as openalex from '../../src/connectors/openalex.ts';
 import * as pubmed from '../../src/connectors/pubmed.ts';
 import * as unpaywall from '../../src/connectors/unpaywall.ts';
@@ -89,7 +90,7 @@ describeRecordings('crossref', () => {
 
 describeRecordings('pubmed', () => {
   it('reads esearch ids (strings in the JSON) and esummary metadata with DOI and PMCID', () => {
-    const search = pubmed.parseSearch(json('pubmed', 'esearch-term-darwin-au.json'));
+    const search = parseSearch('pubmed', json('pubmed', 'esearch-term-darwin-au.json'));
     expect([search.count, search.ids.length, search.ids[0]]).to.deep.equal([603, 20, '36374290']);
     expect(pubmed.parseSummaries(json('pubmed', 'esummary-id-27933103.json'))).to.deep.equal([{
       nativeId: '27933103', url: 'https://pubmed.ncbi.nlm.nih.gov/27933103/', title: 'Programmatic conversion of crystal structures into 3D printable files using Jmol.',
@@ -110,7 +111,7 @@ describeRecordings('pubmed', () => {
     expect(paper!.abstract!.slice(0, 60)).to.equal('Background: Semaglutide, a newly once-weekly glucagon like p');
   });
   it('turns an ERROR inside an HTTP 200 into a source failure, never zero results', () => {
-    expect(() => pubmed.parseSearch({ esearchresult: { ERROR: 'Empty term and query_key - nothing todo' } })).to.throw('pubmed reported an error: Empty term and query_key - nothing todo');
+    expect(() => parseSearch('pubmed', { esearchresult: { ERROR: 'Empty term and query_key - nothing todo' } })).to.throw('pubmed reported an error: Empty term and query_key - nothing todo');
   });
 });
 

@@ -1,14 +1,15 @@
 /**
- * NCBI E-utilities (esearch + esummary, retmode=json), shared by ncbi-gene (db=gene) and geo (db=gds).
- * Both sources sit on one host and one request-rate limit (3/s without a key; the host group "ncbi"
- * of the upstream layer paces them together). E-utilities report many failures with HTTP 200 and an
+ * NCBI E-utilities, the one client of pubmed (db=pubmed), ncbi-gene (db=gene) and geo (db=gds):
+ * esearch and esummary (retmode=json), efetch (XML). The three sources sit on one host and one
+ * request-rate limit (3/s without a key, 10/s with `api_key`; the host group "ncbi" of the upstream
+ * layer paces them together). E-utilities report many failures with HTTP 200 and an
  * `error` member in the body; those become UpstreamErrors here, while "no items found" is zero hits.
  */
 import type { SourceId } from '../../generated/types.ts';
 import { PRODUCT, type UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 
-export type EutilsSource = Extract<SourceId, 'ncbi-gene' | 'geo'>;
+export type EutilsSource = Extract<SourceId, 'pubmed' | 'ncbi-gene' | 'geo'>;
 
 export interface SearchHits {
   count: number;
@@ -40,7 +41,8 @@ export function parseSearch(source: EutilsSource, body: unknown): { count: numbe
   if (!top || !result) throw new UpstreamError(source, 'bad_body', `${source} answered without an esearchresult`);
   const error = bodyError(top, result);
   if (error) throw new UpstreamError(source, 'http_error', `${source} reported an error: ${error}`);
-  const ids = Array.isArray(result.idlist) ? result.idlist.map(String) : [];
+  if (!Array.isArray(result.idlist)) throw new UpstreamError(source, 'bad_body', `${source} answered without an esearchresult id list`);
+  const ids = result.idlist.map(String);
   const count = Number(result.count ?? ids.length);
   return { count: Number.isFinite(count) ? count : ids.length, ids };
 }
@@ -62,11 +64,17 @@ export function parseSummaries(source: EutilsSource, body: unknown): Array<Recor
 export async function esearch(
   upstream: UpstreamClient,
   source: EutilsSource,
-  params: { db: string; term: string; retmax: number; retstart?: number; sort?: string },
+  params: { db: string; term: string; retmax: number; retstart?: number; sort?: string; publishedFrom?: number; publishedTo?: number },
 ): Promise<SearchHits> {
+  const dated = params.publishedFrom !== undefined || params.publishedTo !== undefined;
   const answer = await upstream.getJson(source, {
     path: '/esearch.fcgi',
-    searchParams: { db: params.db, term: params.term, retmax: params.retmax, retstart: params.retstart || undefined, sort: params.sort, retmode: 'json', ...politeParams(upstream) },
+    searchParams: {
+      db: params.db, term: params.term, retmax: params.retmax, retstart: params.retstart || undefined, sort: params.sort, retmode: 'json',
+      // A year range as publication dates; an open end is the widest year E-utilities accept.
+      datetype: dated ? 'pdat' : undefined, mindate: dated ? String(params.publishedFrom ?? 1000) : undefined, maxdate: dated ? String(params.publishedTo ?? 3000) : undefined,
+      ...politeParams(upstream),
+    },
     key: { query: 'api_key' },
   });
   return { ...parseSearch(source, answer.body), retrievedAt: answer.retrievedAt };
@@ -80,6 +88,15 @@ export async function esummary(upstream: UpstreamClient, source: EutilsSource, d
     key: { query: 'api_key' },
   });
   return { records: parseSummaries(source, answer.body), retrievedAt: answer.retrievedAt };
+}
+
+/** The XML text of an efetch answer (db and ids as given); parsing is the caller's, as each database has its own layout. */
+export async function efetch(upstream: UpstreamClient, source: EutilsSource, db: string, ids: string[]): Promise<{ body: string; retrievedAt: string }> {
+  return upstream.getText(source, {
+    path: '/efetch.fcgi',
+    searchParams: { db, id: ids.join(','), retmode: 'xml', ...politeParams(upstream) },
+    key: { query: 'api_key' },
+  });
 }
 
 /** A term for an E-utilities query: double quotes and brackets removed so the words cannot change the query's fields. */

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultAspectRatio, type FigureKind, type FigureSpec, type FigureStyle, type AspectRatio } from '../src/figures/model.ts';
 import { BuiltinRenderer } from '../src/figures/renderer.ts';
-import { parseDescription } from '../src/figures/service.ts';
+import { parseDescription } from '../src/figures/describe.ts';
 
 export interface Sample {
   file: string;

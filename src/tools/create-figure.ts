@@ -1,7 +1,8 @@
 import type { CreateFigureArgs, CreateFigureExtra, ToolOutcome } from '../../generated/types.ts';
+import { checkLabels, parseDescription } from '../figures/describe.ts';
 import { FigureInputError, type FigureSpec } from '../figures/model.ts';
-import { checkLabels, failedDuringCall, figureOutcome, parseDescription, submitFigure, toApiInputError, type FigureData } from '../figures/service.ts';
 import type { ToolContext } from './context.ts';
+import { failedDuringCall, figureOutcome, submitFigure, toApiInputError, type FigureData } from './figure-calls.ts';
 
 /** create_figure: a new figure from a description (plain sentences or a Mermaid flowchart). */
 export async function createFigure(args: CreateFigureArgs, context: ToolContext): Promise<ToolOutcome<FigureData, CreateFigureExtra>> {

@@ -1,6 +1,6 @@
 import type { EditFigureArgs, EditFigureExtra, ToolOutcome } from '../../generated/types.ts';
 import { applyInstruction } from '../figures/edits.ts';
-import { failedDuringCall, figureOutcome, requireOwnFigure, submitFigure, toApiInputError, type FigureData } from '../figures/service.ts';
+import { failedDuringCall, figureOutcome, requireOwnFigure, submitFigure, toApiInputError, type FigureData } from './figure-calls.ts';
 import type { ToolContext } from './context.ts';
 
 /** edit_figure: a new figure made from an earlier one by a plain-language instruction; the earlier one is kept. */

@@ -1,5 +1,5 @@
 import type { GetFigureArgs, GetFigureExtra, ToolOutcome } from '../../generated/types.ts';
-import { figureOutcome, requireOwnFigure, type FigureData } from '../figures/service.ts';
+import { figureOutcome, requireOwnFigure, type FigureData } from './figure-calls.ts';
 import type { ToolContext } from './context.ts';
 
 /** get_figure: the image when finished, otherwise that it is still rendering (poll again in about 30 s). Never charges. */

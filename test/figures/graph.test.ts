@@ -4,7 +4,7 @@ import { applyInstruction, EDIT_VOCABULARY } from '../../src/figures/edits.ts';
 import { FigureInputError, type FigureSpec } from '../../src/figures/model.ts';
 import { parseMermaid } from '../../src/figures/parse-mermaid.ts';
 import { parseSentences } from '../../src/figures/parse-text.ts';
-import { parseDescription } from '../../src/figures/service.ts';
+import { parseDescription } from '../../src/figures/describe.ts';
 import { svgTexts } from './helpers.ts';
 
 function edges(description: string): string[] {

@@ -1,6 +1,6 @@
 /**
- * What the three figure tools share: turning arguments into a spec, queueing a figure with its
- * credits held, waiting up to FIGURE_SYNC_WAIT_MS for the image, and the answer of spec part 3
+ * What the three figure tools share: queueing a figure with its credits held, waiting up to
+ * FIGURE_SYNC_WAIT_MS for the image, and the answer of spec part 3
  * (finished with files, or pending with figure_id and a 30-second polling hint).
  */
 import type { Knex } from 'knex';
@@ -8,35 +8,21 @@ import { tools } from '../../generated/tools.ts';
 import type { GetFigureData, ToolOutcome } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { builtinRecord } from '../tools/builtin.ts';
-import type { ToolContext } from '../tools/context.ts';
-import { fileUrl, MIME_TYPES } from './files.ts';
-import { FigureInputError, type FigureGraph, type FigureSpec } from './model.ts';
-import { isMermaid, parseMermaid } from './parse-mermaid.ts';
-import { parseSentences } from './parse-text.ts';
-import type { FigureJobRunner } from './runner.ts';
-import { findFigure, insertFigure, newFigureId, readFigure, type FigureRow } from './store.ts';
+import { fileUrl, MIME_TYPES } from '../figures/files.ts';
+import { FigureInputError, type FigureSpec } from '../figures/model.ts';
+import { findFigure, insertFigure, newFigureId, type FigureRow } from '../figures/store.ts';
+import { waitForFigure } from '../figures/wait.ts';
+import { builtinRecord } from './builtin.ts';
+import type { ToolContext } from './context.ts';
 
 /** Seconds a caller should wait before asking get_figure again (spec part 8). */
 export const POLL_AFTER_S = 30;
-export const MAX_LABELS = 30;
-export const MAX_LABEL_LENGTH = 120;
 
 /** get_figure's record, the widest: any figure, edited or failed (create_figure and edit_figure answer neither a failed figure nor, for create, an edited one). */
 export type FigureData = GetFigureData;
 
 export function toApiInputError(error: unknown): unknown {
   return error instanceof FigureInputError ? new ApiError('invalid_input', `${error.field}: ${error.message}`) : error;
-}
-
-export function parseDescription(description: string): FigureGraph {
-  return isMermaid(description) ? parseMermaid(description) : parseSentences(description);
-}
-
-export function checkLabels(labels: string[]): void {
-  if (labels.length > MAX_LABELS) throw new FigureInputError('labels', `at most ${MAX_LABELS} labels, got ${labels.length}`);
-  const long = labels.find((label) => label.length > MAX_LABEL_LENGTH);
-  if (long !== undefined) throw new FigureInputError('labels', `each label is at most ${MAX_LABEL_LENGTH} characters; "${long.slice(0, 30)}…" is ${long.length}`);
 }
 
 /** The same 400 for an unknown figure and another account's, so ids reveal nothing. */
@@ -63,32 +49,6 @@ export async function submitFigure(
   context.figures.wake();
   context.logger.info({ figure_id: inserted.figure.id, price }, 'figure queued');
   return waitForFigure(context.db, inserted.figure.id, context.config.figureSyncWaitMs, context.figures);
-}
-
-const SETTLED = new Set(['finished', 'failed']);
-
-/** The figure once finished or failed, or as it stands after `waitMs`. */
-export async function waitForFigure(db: Knex, id: string, waitMs: number, runner?: FigureJobRunner): Promise<FigureRow> {
-  let figure = (await readFigure(db, id))!;
-  if (waitMs <= 0 || SETTLED.has(figure.status)) return figure;
-  const deadline = Date.now() + waitMs;
-  while (!SETTLED.has(figure.status) && Date.now() < deadline) {
-    // Woken at once when this process renders it; otherwise the database is looked at every 200 ms.
-    await new Promise<void>((resolve) => {
-      const onSettled = (settledId: string): void => {
-        if (settledId === id) finish();
-      };
-      const finish = (): void => {
-        clearTimeout(timer);
-        runner?.off('settled', onSettled);
-        resolve();
-      };
-      const timer = setTimeout(finish, Math.min(200, Math.max(1, deadline - Date.now())));
-      runner?.on('settled', onSettled);
-    });
-    figure = (await readFigure(db, id))!;
-  }
-  return figure;
 }
 
 function publicStatus(figure: FigureRow): 'pending' | 'finished' | 'failed' {

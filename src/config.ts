@@ -99,6 +99,11 @@ export const settings = {
     doc: 'when set, `GET /metrics` needs `Authorization: Bearer <token>`; unset: open (keep it unreachable from outside then)',
     default: undefined,
   },
+  accountSessionMinutes: {
+    variable: 'ACCOUNT_SESSION_MINUTES',
+    doc: 'how long a sign-in to the account settings page at `/account` lasts; the session ends sooner when the key it was opened with is deleted',
+    default: '30',
+  },
   corsOrigins: {
     variable: 'CORS_ORIGINS',
     doc: 'comma-separated origins (`https://app.example.org`) whose web pages may call the API from a browser; unset: CORS off',
@@ -135,6 +140,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** Browser origins allowed to call the API (CORS); empty: CORS off. */
   corsOrigins: string[];
+  accountSessionMinutes: number;
 }
 
 export interface SourceOverride {
@@ -182,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: readTrustedProxies(env),
     metricsToken: read(env, settings.metricsToken),
     corsOrigins: readOrigins(env, settings.corsOrigins),
+    accountSessionMinutes: readInteger(env, settings.accountSessionMinutes, 1),
   };
 }
 

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'insufficient_credits'
   | 'pack_disabled'
+  | 'forbidden'
   | 'unknown_tool'
   | 'not_found'
   | 'method_not_allowed'
@@ -24,6 +25,8 @@ const statusOf: Record<ErrorCode, number> = {
   unauthorized: 401,
   insufficient_credits: 402,
   pack_disabled: 403,
+  // The account settings page: a state-changing request without the session's CSRF token.
+  forbidden: 403,
   unknown_tool: 404,
   not_found: 404,
   method_not_allowed: 405,

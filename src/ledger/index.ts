@@ -6,6 +6,7 @@ export {
   createKey,
   listKeys,
   deleteKey,
+  renameKey,
   authenticateKey,
   hashKey,
   KEY_PREFIX,
@@ -24,7 +25,8 @@ export {
   type PackSettings,
 } from './packs.ts';
 export { ledgerSum, getBalance } from './credits.ts';
-export { recordCall, usage, type CallRecord, type UsageEntry } from './calls.ts';
+export { recordChange, listChanges, OPERATOR, type Actor, type AccountChange, type ChangeAction } from './changes.ts';
+export { recordCall, usage, usageSummary, type CallRecord, type UsageEntry, type UsageSummary, type UsageTotals } from './calls.ts';
 export { inTransaction } from './transaction.ts';
 export { hold, capture, release, findHold, findSettlement, type Held, type HoldResult, type Settlement } from './holds.ts';
 export { holdForCall, settleCall, recordCallReliably, releaseIfHeld, type HoldOptions } from './settlement.ts';

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { requireAccount } from './account-lookup.ts';
+import { OPERATOR, recordChange, type Actor } from './changes.ts';
+import { LedgerError } from './errors.ts';
 import { newKeyId, randomBase62 } from './ids.ts';
 import { toDate, toIso, toIsoOrNull } from './time.ts';
+import { inTransaction } from './transaction.ts';
 import { requireName } from './validation.ts';
 
 export const KEY_PREFIX = 'sm_';
@@ -38,22 +41,32 @@ export function hashKey(rawKey: string): string {
   return createHash('sha256').update(rawKey, 'utf8').digest('hex');
 }
 
-/** Makes a key for the account. The returned `key` is the only copy: only its hash is stored. */
-export async function createKey(db: Knex, accountId: string, name?: string | null): Promise<CreatedKey> {
+/**
+ * Makes a key for the account. The returned `key` is the only copy: only its hash is stored. The
+ * change is recorded with its actor (the operator unless the owner made it).
+ */
+export async function createKey(db: Knex, accountId: string, name?: string | null, actor: Actor = OPERATOR): Promise<CreatedKey> {
   const label = name === undefined || name === null ? null : requireName(name, 'key name');
   await requireAccount(db, accountId);
   const id = newKeyId();
   const key = KEY_PREFIX + randomBase62(KEY_RANDOM_LENGTH);
   const prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
-  await db('api_keys').insert({
-    id,
-    account_id: accountId,
-    name: label,
-    prefix,
-    key_hash: hashKey(key),
-    created_at: new Date(),
+  await inTransaction(db, async (trx) => {
+    await trx('api_keys').insert({ id, account_id: accountId, name: label, prefix, key_hash: hashKey(key), created_at: new Date() });
+    await recordChange(trx, { accountId, actor, action: 'key_created', subject: id, detail: label });
   });
   return { id, key, prefix };
+}
+
+/** Renames a live key of the account; not_found when the account has no such live key. */
+export async function renameKey(db: Knex, accountId: string, keyId: string, name: string | null, actor: Actor = OPERATOR): Promise<KeyListing> {
+  const label = name === null ? null : requireName(name, 'key name');
+  await inTransaction(db, async (trx) => {
+    const updated = await trx('api_keys').where({ id: keyId, account_id: accountId }).whereNull('deleted_at').update({ name: label });
+    if (updated === 0) throw new LedgerError('not_found', `no key "${keyId}" in this account`);
+    await recordChange(trx, { accountId, actor, action: 'key_renamed', subject: keyId, detail: label });
+  });
+  return (await listKeys(db, accountId)).find((key) => key.id === keyId)!;
 }
 
 /** The account's live keys, oldest first. */
@@ -74,10 +87,20 @@ export async function listKeys(db: Knex, accountId: string): Promise<KeyListing[
   }));
 }
 
-/** Revokes a key at once. False when there is no such live key. */
-export async function deleteKey(db: Knex, keyId: string): Promise<boolean> {
-  const updated = await db('api_keys').where({ id: keyId }).whereNull('deleted_at').update({ deleted_at: new Date() });
-  return updated > 0;
+/**
+ * Revokes a key at once. False when there is no such live key (in `accountId`'s keys, when given:
+ * an owner deletes only their own account's keys). The change is recorded with its actor.
+ */
+export async function deleteKey(db: Knex, keyId: string, options: { accountId?: string; actor?: Actor } = {}): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const live = trx('api_keys').where({ id: keyId }).whereNull('deleted_at');
+    if (options.accountId !== undefined) live.andWhere({ account_id: options.accountId });
+    const updated = await live.update({ deleted_at: new Date() });
+    if (updated === 0) return false;
+    const row: { account_id: string } = await trx('api_keys').where({ id: keyId }).first('account_id');
+    await recordChange(trx, { accountId: row.account_id, actor: options.actor ?? OPERATOR, action: 'key_deleted', subject: keyId });
+    return true;
+  });
 }
 
 /**

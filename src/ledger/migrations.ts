@@ -215,7 +215,39 @@ const idempotencyKeys: NamedMigration = {
   },
 };
 
-const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles, holdSettlements, idempotencyKeys];
+const accountOwner: NamedMigration = {
+  name: '007_account_changes_and_sessions',
+  async up(db) {
+    // Who changed what in an account's settings, and when: the owner (by the key they used) or the operator (admin CLI).
+    await createTable(db, 'account_changes', (table) => {
+      table.bigIncrements('id').primary();
+      table.string('account_id', 32).notNullable().references('id').inTable('accounts');
+      table.string('actor_key_id', 32).nullable();
+      table.string('actor', 16).notNullable().checkIn(['owner', 'operator']);
+      table.string('action', 32).notNullable();
+      table.string('subject', 64).notNullable();
+      table.string('detail', 255).nullable();
+      table.datetime('created_at', { precision: 3 }).notNullable();
+      table.index(['account_id', 'created_at'], 'account_changes_account_id_created_at_index');
+    });
+    // Sign-ins to the settings page: the cookie's token is kept only as its sha256, like API keys.
+    await createTable(db, 'account_sessions', (table) => {
+      table.string('token_hash', 64).primary();
+      table.string('account_id', 32).notNullable().references('id').inTable('accounts');
+      table.string('key_id', 32).notNullable();
+      table.string('csrf_token', 64).notNullable();
+      table.datetime('created_at', { precision: 3 }).notNullable();
+      table.datetime('expires_at', { precision: 3 }).notNullable();
+      table.index(['expires_at'], 'account_sessions_expires_at_index');
+    });
+  },
+  async down(db) {
+    await db.schema.dropTableIfExists('account_sessions');
+    await db.schema.dropTableIfExists('account_changes');
+  },
+};
+
+const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles, holdSettlements, idempotencyKeys, accountOwner];
 
 export const migrationSource: Knex.MigrationSource<NamedMigration> = {
   getMigrations: async () => migrations,

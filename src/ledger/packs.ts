@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { LedgerError } from './errors.ts';
 import { requireAccount } from './account-lookup.ts';
+import { OPERATOR, recordChange, type Actor } from './changes.ts';
+import { inTransaction } from './transaction.ts';
 
 /** Discipline packs (the spec's `discipline` values). Every pack is on unless an account switched it off. */
 export const PACK_IDS = ['general', 'life', 'chem', 'earth', 'astro', 'humanities'] as const;
@@ -17,13 +19,14 @@ function requirePackId(pack: string): asserts pack is PackId {
   }
 }
 
-export async function setPackEnabled(db: Knex, accountId: string, pack: string, enabled: boolean): Promise<void> {
+/** Switches a pack on or off for the account; the change is recorded with its actor (the operator unless the owner made it). */
+export async function setPackEnabled(db: Knex, accountId: string, pack: string, enabled: boolean, actor: Actor = OPERATOR): Promise<void> {
   requirePackId(pack);
   await requireAccount(db, accountId);
-  await db('account_packs')
-    .insert({ account_id: accountId, pack, enabled })
-    .onConflict(['account_id', 'pack'])
-    .merge(['enabled']);
+  await inTransaction(db, async (trx) => {
+    await trx('account_packs').insert({ account_id: accountId, pack, enabled }).onConflict(['account_id', 'pack']).merge(['enabled']);
+    await recordChange(trx, { accountId, actor, action: enabled ? 'pack_enabled' : 'pack_disabled', subject: pack });
+  });
 }
 
 /** Every pack with its state for the account (no row means on). Does not check that the account exists. */

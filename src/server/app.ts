@@ -15,7 +15,9 @@ import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
 import { HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
-import { accountHandler } from './account.ts';
+import { accountApiRouter } from './account/api.ts';
+import { accountPageRouter } from './account/page.ts';
+import { accountHandler } from './account/summary.ts';
 import { corsFor } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
@@ -74,10 +76,12 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, inFlight };
   app.get('/metrics', metricsHandler(config.metricsToken));
   app.use(docsRouter());
+  app.use(accountPageRouter({ db, limits, sessionMinutes: config.accountSessionMinutes, publicHttps: config.publicBaseUrl.startsWith('https:') }));
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   // Before /api/v1/:tool, which would take "account" for a tool name (codegen keeps tools from taking it).
   app.get('/api/v1/account', accountHandler(db, limits));
+  app.use(accountApiRouter(db, limits));
   app.all('/api/v1/account', (request) => {
     throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to read your account`);
   });

@@ -20,10 +20,13 @@ export function presentedKey(request: Request): string | undefined {
  * address (other people may share it). Only a missing or bad key meets the address's failure limit.
  */
 export async function authenticate(request: Request, db: Knex, limits: RateLimits): Promise<AuthenticatedKey> {
-  const key = presentedKey(request);
+  return verifyKey(presentedKey(request), request.ip ?? 'unknown', db, limits);
+}
+
+/** A key as presented (undefined: none was sent) checked for a client address, under the same failed-key limit everywhere. */
+export async function verifyKey(key: string | undefined, address: string, db: Knex, limits: RateLimits): Promise<AuthenticatedKey> {
   const found = key ? await authenticateKey(db, key) : null;
   if (found) return found;
-  const address = request.ip ?? 'unknown';
   limits.checkAddress(address);
   if (key === undefined) {
     throw new ApiError('unauthorized', 'API key missing: send `Authorization: Bearer <key>` or `x-api-key: <key>`');

@@ -34,6 +34,7 @@ function fromBodyParser(error: { type?: string; status?: number; limit?: number 
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof LedgerError && (error.code === 'not_found' || error.code === 'invalid_input')) return new ApiError(error.code, error.message);
   if (error instanceof LedgerError && error.code === 'busy') {
     return new ApiError('temporarily_unavailable', `${error.message}; nothing was charged, try again shortly`, { 'Retry-After': '1' });
   }

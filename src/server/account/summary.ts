@@ -5,11 +5,11 @@
  */
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { ApiError } from '../errors.ts';
-import { getAccount, usage } from '../ledger/index.ts';
-import { authenticate } from './auth.ts';
-import type { RateLimits } from './rate-limits.ts';
-import { setCreditsRemaining } from './tool-call.ts';
+import { ApiError } from '../../errors.ts';
+import { getAccount, usage } from '../../ledger/index.ts';
+import { authenticate } from '../auth.ts';
+import type { RateLimits } from '../rate-limits.ts';
+import { setCreditsRemaining } from '../tool-call.ts';
 
 export const RECENT_CALLS = 20;
 

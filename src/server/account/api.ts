@@ -1,0 +1,78 @@
+/**
+ * The account owner's settings over REST, under /api/v1/account (spec part 5: keys are created and
+ * deleted by the owner; part 7: packs are switched in the settings). Every endpoint needs a key of
+ * the account, is free, and is not counted by the tool-call rate limit; a missing or bad key meets
+ * the failed-key limit like any other. Published in openapi.json by codegen (codegen/emit/openapi.ts).
+ */
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Knex } from 'knex';
+import { ApiError } from '../../errors.ts';
+import { authenticate } from '../auth.ts';
+import type { RateLimits } from '../rate-limits.ts';
+import { setCreditsRemaining } from '../tool-call.ts';
+import { createOwnerKey, deleteOwnerKey, ownerChanges, ownerKeys, ownerUsage, renameOwnerKey, setOwnerPack, type Owner } from './owner.ts';
+
+/** Bodies here are a name or a switch. */
+export const ACCOUNT_BODY_LIMIT_BYTES = 4096;
+
+const parseJson = express.json({ limit: ACCOUNT_BODY_LIMIT_BYTES, type: () => true, strict: true });
+
+/** The JSON object body of a write; an absent body is an empty object. */
+function objectBody(request: Request): Record<string, unknown> {
+  const body: unknown = request.body;
+  if (body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0 && !Array.isArray(body))) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_input', 'body: must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
+  const unknown = Object.keys(body).filter((field) => !allowed.includes(field));
+  if (unknown.length > 0) throw new ApiError('invalid_input', `${unknown[0]}: unknown field; this request takes ${allowed.join(', ') || 'no fields'}`);
+}
+
+export function accountApiRouter(db: Knex, limits: RateLimits): Router {
+  const router = express.Router();
+  const keyed = (work: (owner: Owner, request: Request, response: Response) => Promise<unknown>, status = 200): RequestHandler =>
+    async (request, response) => {
+      const caller = await authenticate(request, db, limits);
+      const owner = { accountId: caller.accountId, keyId: caller.keyId };
+      const answer = await work(owner, request, response);
+      await setCreditsRemaining(response, db, owner.accountId);
+      response.status(status).json(answer);
+    };
+
+  router.get('/api/v1/account/keys', keyed(async (owner) => ({ keys: await ownerKeys(db, owner) })));
+  router.post('/api/v1/account/keys', parseJson, keyed(async (owner, request) => {
+    const body = objectBody(request);
+    onlyFields(body, ['name']);
+    return createOwnerKey(db, owner, body.name);
+  }, 201));
+  router.patch('/api/v1/account/keys/:key_id', parseJson, keyed(async (owner, request) => {
+    const body = objectBody(request);
+    onlyFields(body, ['name']);
+    if (!('name' in body)) throw new ApiError('invalid_input', 'name: required (null removes the name)');
+    return renameOwnerKey(db, owner, String(request.params.key_id), body.name);
+  }));
+  router.delete('/api/v1/account/keys/:key_id', keyed(async (owner, request) => deleteOwnerKey(db, owner, String(request.params.key_id))));
+  router.put('/api/v1/account/packs/:pack', parseJson, keyed(async (owner, request) => {
+    const body = objectBody(request);
+    onlyFields(body, ['enabled']);
+    return { packs: await setOwnerPack(db, owner, String(request.params.pack), body.enabled) };
+  }));
+  router.get('/api/v1/account/usage', keyed(async (owner, request) => ownerUsage(db, owner, { from: request.query.from, to: request.query.to })));
+  router.get('/api/v1/account/changes', keyed(async (owner) => ({ changes: await ownerChanges(db, owner) })));
+
+  const allowed: Record<string, string> = {
+    '/api/v1/account/keys': 'GET, POST',
+    '/api/v1/account/keys/:key_id': 'PATCH, DELETE',
+    '/api/v1/account/packs/:pack': 'PUT',
+    '/api/v1/account/usage': 'GET',
+    '/api/v1/account/changes': 'GET',
+  };
+  for (const [path, methods] of Object.entries(allowed)) {
+    router.all(path, (request) => {
+      throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use ${methods}`, { Allow: methods });
+    });
+  }
+  return router;
+}

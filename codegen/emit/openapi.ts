@@ -1,5 +1,6 @@
 /** Emits generated/openapi.json: the whole REST interface (spec part 4.1) as OpenAPI 3.1.0. */
 import type { Manifest, ToolDefinition } from '../manifest/types.ts';
+import { accountPaths, accountSchemas } from './account-openapi.ts';
 import { inputSchema, toJsonSchema, type JsonSchema } from './json-schema.ts';
 import {
   BUILTIN_SOURCE, GENERATED_NOTICE, argsTypeName, callOperationId, dataTypeName, describeOperationId,
@@ -18,6 +19,7 @@ const errorResponses: Array<{ name: string; status: string; code: string; descri
   { name: 'InsufficientCredits', status: '402', code: 'insufficient_credits', description: 'The account has not enough credits for the call.' },
   { name: 'PackDisabled', status: '403', code: 'pack_disabled', description: 'The tool\'s discipline pack is switched off for the account.' },
   { name: 'UnknownTool', status: '404', code: 'unknown_tool', description: 'No tool has the name in the path.' },
+  { name: 'NotFound', status: '404', code: 'not_found', description: 'The account has no such key, or there is no such pack.' },
   { name: 'NotAcceptable', status: '406', code: 'not_acceptable', description: 'The Accept header asks for no format this tool answers.' },
   { name: 'IdempotencyInProgress', status: '409', code: 'idempotency_in_progress', description: 'The first request with this Idempotency-Key is still running; retry shortly to get its answer.' },
   { name: 'PayloadTooLarge', status: '413', code: 'payload_too_large', description: 'The request body is larger than the limit.' },
@@ -305,7 +307,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
     toolSchemas[recordSchemaName(tool.name)] = recordSchema(tool);
     toolSchemas[resultSchemaName(tool.name)] = resultSchema(tool);
   }
-  const schemas = { ...(shared.schemas as JsonSchema), ...toolSchemas };
+  const schemas = { ...(shared.schemas as JsonSchema), ...accountSchemas(manifest), ...toolSchemas };
   const sortedSchemas = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name]]));
   const paths: JsonSchema = {
     '/api/v1': {
@@ -339,7 +341,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
         operationId: 'getAccount',
         summary: 'Your account',
         description: 'The balance, packs and last 20 calls of the key\'s account. Free, and not counted against the key\'s rate limit.',
-        tags: ['api'],
+        tags: ['account'],
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         responses: {
           '200': { description: 'The account.', headers: { 'X-Credits-Remaining': headerRef('CreditsRemaining') }, content: json(ref('Account')) },
@@ -351,6 +353,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
       },
     },
   };
+  Object.assign(paths, accountPaths(manifest));
   for (const tool of tools) paths[toolPath(tool.name)] = toolPathItem(tool);
   return {
     'x-generated': GENERATED_NOTICE,
@@ -368,6 +371,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
     servers: [{ url: 'http://localhost:8080', description: 'Replaced at run time by PUBLIC_BASE_URL.' }],
     tags: [
       { name: 'api', description: 'The API itself' },
+      { name: 'account', description: 'Your account: balance, API keys, packs and usage (free)' },
       ...manifest.packs.map((pack) => ({ name: pack.id, description: pack.title })),
     ],
     paths,

@@ -6,9 +6,11 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
+import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { runAdmin } from '../../src/admin/commands.ts';
 import { getBalance, recordCall } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
+import { expectMatchesSchema } from '../support/openapi-schemas.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { stubHandlers } from '../support/stub-handlers.ts';
@@ -215,6 +217,26 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
     for (let index = 1; index < 20; index += 1) expect((await as(caller.key, 'POST', '/keys', {})).status).to.equal(201);
     const refused = await as(caller.key, 'POST', '/keys', { name: 'one too many' });
     expect([refused.status, refused.body.error.message]).to.deep.equal([400, 'the account already holds 20 keys, the most it may; delete one first']);
+  });
+
+  it('every answer matches its schema in the published openapi.json', async () => {
+    const caller = await newCaller(engine.db, 5);
+    const created = await as(caller.key, 'POST', '/keys', { name: 'schema' });
+    const answers: Array<[string, unknown]> = [
+      ['AccountKeyList', (await as(caller.key, 'GET', '/keys')).body],
+      ['CreatedAccountKey', created.body],
+      ['AccountKey', (await as(caller.key, 'PATCH', `/keys/${created.body.id}`, { name: null })).body],
+      ['DeletedAccountKey', (await as(caller.key, 'DELETE', `/keys/${created.body.id}`)).body],
+      ['AccountPacks', (await as(caller.key, 'PUT', '/packs/earth', { enabled: false })).body],
+      ['AccountUsage', (await as(caller.key, 'GET', '/usage')).body],
+      ['AccountChanges', (await as(caller.key, 'GET', '/changes')).body],
+      ['Account', (await call(server.baseUrl, '/api/v1/account', { key: caller.key })).body],
+      ['Error', (await as(caller.key, 'DELETE', '/keys/key_nothing')).body],
+      ['Error', (await as(caller.key, 'POST', '/keys', { name: 7 })).body],
+    ];
+    for (const [schema, body] of answers) expectMatchesSchema(schema, body);
+    const operations = Object.entries(openapi.paths).filter(([path]) => path.startsWith('/api/v1/account/')).flatMap(([, item]) => Object.keys(item));
+    expect(operations).to.deep.equal(['get', 'post', 'patch', 'delete', 'put', 'get', 'get']);
   });
 
   it('needs a key (401 without one) and is not counted by the tool-call rate limit', async function () {

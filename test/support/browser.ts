@@ -4,10 +4,12 @@
  * is off. Without Chromium the browser suites are skipped, saying so, except in CI where they fail.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const run = promisify(execFile);
 
@@ -60,4 +62,26 @@ export function describeInBrowser(title: string, body: () => void): void {
     }
     body();
   });
+}
+
+let axeSource: string | undefined;
+
+/** Launches Chromium that can reach only 127.0.0.1. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+  });
+}
+
+/** Serious and critical accessibility findings of axe-core on the page as it stands (WCAG 2 A and AA, best practice). */
+export async function seriousAccessibilityIssues(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the DevTools protocol, which the page's Content Security Policy does not govern.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe;
+    return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })).violations;
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id} (${violation.impact}, ${violation.nodes.length} elements)`);
 }

@@ -98,8 +98,12 @@ export function accountPageRouter({ db, limits, sessionMinutes, publicHttps }: A
     response.set('Cache-Control', 'no-store');
     response.json({ csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() });
   });
-  // The page asks on load whether its cookie still holds a session, and gets the CSRF token for it.
-  router.get('/account/api/session', signedIn(async (session) => ({ csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() }), false));
+  // The page asks on load whether its cookie still holds a session (the cookie is HttpOnly), and gets the CSRF token for it.
+  router.get('/account/api/session', async (request, response) => {
+    const session = await findSession(db, cookieToken(request));
+    response.set('Cache-Control', 'no-store');
+    response.json(session ? { signed_in: true, csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() } : { signed_in: false });
+  });
   router.delete('/account/api/session', async (request, response) => {
     const session = await sessionOf(request, true);
     await closeSession(db, cookieToken(request)!);

@@ -159,7 +159,8 @@ function renderChart(usage) {
       bar.append(svgElement('title', {}, `${day.date}: ${entry.tool}, ${entry.credits} credits in ${entry.calls} calls`));
       svg.append(bar);
     }
-    if (index % 7 === 0 || index === days.length - 1) {
+    // Today and every seventh day before it.
+    if ((days.length - 1 - index) % 7 === 0) {
       svg.append(svgElement('text', { x: x + step / 2, y: height - 8, 'text-anchor': 'middle', 'font-size': 11, fill: '#333' }, day.date.slice(5)));
     }
   });
@@ -242,7 +243,8 @@ $('sign-out').addEventListener('click', async () => {
 // A session of this browser may still be open (the cookie is HttpOnly: only the server can tell).
 api('GET', 'session')
   .then(async (session) => {
+    if (!session.signed_in) return showSignIn();
     csrfToken = session.csrf_token;
     await showSettings();
   })
-  .catch(() => showSignIn());
+  .catch((error) => showSignIn(`Could not reach the server: ${error.message}`));

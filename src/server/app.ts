@@ -76,7 +76,7 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, inFlight };
   app.get('/metrics', metricsHandler(config.metricsToken));
   app.use(docsRouter());
-  app.use(accountPageRouter({ db, limits, sessionMinutes: config.accountSessionMinutes, publicHttps: config.publicBaseUrl.startsWith('https:') }));
+  app.use(accountPageRouter({ db, limits, sessionMinutes: config.accountSessionMinutes, publicBaseUrl: config.publicBaseUrl }));
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   // Before /api/v1/:tool, which would take "account" for a tool name (codegen keeps tools from taking it).

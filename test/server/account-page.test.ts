@@ -83,6 +83,25 @@ describeOnEachEngine('the account settings page: sessions and CSRF', (engine) =>
     expect(await getBalance(engine.db, caller.accountId)).to.equal(7);
   });
 
+  it('refuses changes sent by another site: a foreign Origin (403) or a body that is not JSON (400), sign-in included', async () => {
+    const caller = await newCaller(engine.db, 7);
+    const session = await signIn(caller.key);
+    const foreign = await fetch(`${server.baseUrl}/account/api/session`, {
+      method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json', 'x-forwarded-for': documentationAddress() }, body: JSON.stringify({ key: caller.key }),
+    });
+    const formPost = await fetch(`${server.baseUrl}/account/api/keys`, {
+      method: 'POST', headers: { cookie: `${SESSION_COOKIE}=${session.cookie}`, [CSRF_HEADER]: session.csrf, 'content-type': 'text/plain', 'x-forwarded-for': documentationAddress() }, body: '{"name":"x"}',
+    });
+    expect([foreign.status, (await foreign.json()).error.message, formPost.status, (await formPost.json()).error.message]).to.deep.equal([
+      403, 'Origin: https://evil.example may not change this account\'s settings', 400, 'Content-Type: must be application/json',
+    ]);
+    const ownOrigin = await fetch(`${server.baseUrl}/account/api/keys`, {
+      method: 'POST', headers: { origin: server.baseUrl, cookie: `${SESSION_COOKIE}=${session.cookie}`, [CSRF_HEADER]: session.csrf, 'content-type': 'application/json', 'x-forwarded-for': documentationAddress() }, body: '{"name":"x"}',
+    });
+    expect(ownOrigin.status).to.equal(200);
+    expect((await listKeys(engine.db, caller.accountId)).map((key) => key.name)).to.deep.equal(['test', 'x']);
+  });
+
   it('a bad key is refused with the same failed-key limit as the API: 401, then 429 for the address', async function () {
     this.timeout(30_000);
     const address = documentationAddress();

@@ -42,12 +42,14 @@ export interface AccountPageOptions {
   db: Knex;
   limits: RateLimits;
   sessionMinutes: number;
-  /** True when the public address is https: the cookie is Secure even behind a TLS-terminating proxy. */
-  publicHttps: boolean;
+  /** PUBLIC_BASE_URL: when https, the cookie is Secure even behind a TLS-terminating proxy; its origin may send changes. */
+  publicBaseUrl: string;
 }
 
-export function accountPageRouter({ db, limits, sessionMinutes, publicHttps }: AccountPageOptions): Router {
+export function accountPageRouter({ db, limits, sessionMinutes, publicBaseUrl }: AccountPageOptions): Router {
   const router = express.Router();
+  const publicHttps = publicBaseUrl.startsWith('https:');
+  const publicOrigin = [new URL(publicBaseUrl).origin];
   const lifetimeMs = sessionMinutes * 60_000;
   const cookieToken = (request: Request): string | undefined => parseCookie(request.get('cookie') ?? '')[SESSION_COOKIE];
   const setCookie = (request: Request, response: Response, token: string, maxAgeSeconds: number): void => {
@@ -77,6 +79,20 @@ export function accountPageRouter({ db, limits, sessionMinutes, publicHttps }: A
 
   router.use('/account', (_request, response, next) => {
     response.set('Content-Security-Policy', ACCOUNT_CONTENT_SECURITY_POLICY);
+    next();
+  });
+  // Writes come from this page's own script only: a page elsewhere can send neither JSON (without a
+  // CORS preflight this server never grants) nor its own origin as ours. Sign-in included, so no
+  // other site can sign a browser in to an account of its choosing.
+  router.use('/account/api', (request, _response, next) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return next();
+    const origin = request.get('origin');
+    if (origin !== undefined && origin !== `${request.protocol}://${request.get('host')}` && !publicOrigin.includes(origin)) {
+      throw new ApiError('forbidden', `Origin: ${origin} may not change this account's settings`);
+    }
+    if (request.get('content-length') !== undefined && request.get('content-length') !== '0' && !request.is('application/json')) {
+      throw new ApiError('invalid_input', 'Content-Type: must be application/json');
+    }
     next();
   });
   router.get(['/account', '/account/'], (_request, response) => {

@@ -24,6 +24,7 @@ import { describeToolHandler, listToolsHandler, openApiHandler } from './catalog
 import { errorMiddleware } from './error-middleware.ts';
 import { configureHttpServer } from './http-server.ts';
 import { InFlight } from './in-flight.ts';
+import { KeyVerifier } from './key-cache.ts';
 import { createRateLimits } from './rate-limits.ts';
 import { createRequestValidator } from './request-validation.ts';
 import { mcpRouter } from './mcp.ts';
@@ -51,6 +52,7 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the connection's address.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   const limits = await createRateLimits(db, config.rateLimitPerMinute);
+  const keys = new KeyVerifier(db);
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
@@ -76,26 +78,26 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, inFlight };
   app.get('/metrics', metricsHandler(config.metricsToken));
   app.use(docsRouter());
-  app.use(accountPageRouter({ db, limits, sessionMinutes: config.accountSessionMinutes, publicBaseUrl: config.publicBaseUrl }));
+  app.use(accountPageRouter({ db, keys, limits, sessionMinutes: config.accountSessionMinutes, publicBaseUrl: config.publicBaseUrl }));
   app.get('/api/v1', listToolsHandler());
   app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
   // Before /api/v1/:tool, which would take "account" for a tool name (codegen keeps tools from taking it).
-  app.get('/api/v1/account', accountHandler(db, limits));
-  app.use(accountApiRouter(db, limits));
+  app.get('/api/v1/account', accountHandler(db, keys, limits));
+  app.use(accountApiRouter(db, keys, limits));
   app.all('/api/v1/account', (request) => {
     throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to read your account`);
   });
   app.get('/api/v1/:tool', describeToolHandler());
   app.post(
     '/api/v1/:tool',
-    toolCallHandler({ db, limits, runToolCall: createToolCallRunner(services), validateRequest: createRequestValidator(openapi) }),
+    toolCallHandler({ db, limits, keys, runToolCall: createToolCallRunner(services), validateRequest: createRequestValidator(openapi) }),
   );
   app.all('/api/v1/:tool', (request) => {
     throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to describe a tool and POST to call it`);
   });
   // Agents poll get_figure rather than hold a call open, so figure tools answer pending at once.
   const agentServices = { ...services, config: { ...config, figureSyncWaitMs: 0 } };
-  app.use('/mcp', mcpRouter({ db, logger, limits, publicBaseUrl: config.publicBaseUrl, files, runToolCall: createToolCallRunner(agentServices) }));
+  app.use('/mcp', mcpRouter({ db, logger, limits, keys, publicBaseUrl: config.publicBaseUrl, files, runToolCall: createToolCallRunner(agentServices) }));
   app.use((request) => {
     throw new ApiError('not_found', `nothing at ${request.method} ${request.path}; the API lives under /api/v1`);
   });

@@ -1,8 +1,8 @@
 /** Finds the API key of a request (spec part 5) and the account it belongs to. */
 import type { Request } from 'express';
-import type { Knex } from 'knex';
 import { ApiError } from '../errors.ts';
-import { authenticateKey, type AuthenticatedKey } from '../ledger/index.ts';
+import type { AuthenticatedKey } from '../ledger/index.ts';
+import type { KeyVerifier } from './key-cache.ts';
 import type { RateLimits } from './rate-limits.ts';
 
 /** The key from `Authorization: Bearer <key>` or `x-api-key: <key>`; undefined when neither is sent. */
@@ -19,13 +19,13 @@ export function presentedKey(request: Request): string | undefined {
  * The key is checked first: a key that verifies is never refused because of failures from its
  * address (other people may share it). Only a missing or bad key meets the address's failure limit.
  */
-export async function authenticate(request: Request, db: Knex, limits: RateLimits): Promise<AuthenticatedKey> {
-  return verifyKey(presentedKey(request), request.ip ?? 'unknown', db, limits);
+export async function authenticate(request: Request, keys: KeyVerifier, limits: RateLimits): Promise<AuthenticatedKey> {
+  return verifyKey(presentedKey(request), request.ip ?? 'unknown', keys, limits);
 }
 
 /** A key as presented (undefined: none was sent) checked for a client address, under the same failed-key limit everywhere. */
-export async function verifyKey(key: string | undefined, address: string, db: Knex, limits: RateLimits): Promise<AuthenticatedKey> {
-  const found = key ? await authenticateKey(db, key) : null;
+export async function verifyKey(key: string | undefined, address: string, keys: KeyVerifier, limits: RateLimits): Promise<AuthenticatedKey> {
+  const found = key ? await keys.verify(key) : null;
   if (found) return found;
   limits.checkAddress(address);
   if (key === undefined) {

@@ -23,6 +23,7 @@ import type { FileStore } from '../figures/files.ts';
 import type { AuthenticatedKey } from '../ledger/index.ts';
 import { authenticate } from './auth.ts';
 import { toApiError } from './error-middleware.ts';
+import type { KeyVerifier } from './key-cache.ts';
 import type { RateLimits } from './rate-limits.ts';
 import { createArgumentValidator } from './request-validation.ts';
 import type { ToolCallResult, ToolCallRunner } from './run-tool-call.ts';
@@ -35,6 +36,7 @@ export interface McpDependencies {
   db: Knex;
   logger: Logger;
   limits: RateLimits;
+  keys: KeyVerifier;
   publicBaseUrl: string;
   files: FileStore;
   runToolCall: ToolCallRunner;
@@ -109,11 +111,11 @@ function serverFactory(deps: McpDependencies): (context: McpRequestContext) => S
  * The key check of REST in front of the MCP handler: a missing or bad key is 401 with a Bearer
  * challenge and a JSON-RPC error body, before any MCP method runs. The raw key goes no further.
  */
-function requireKey(db: Knex, limits: RateLimits): RequestHandler {
+function requireKey(keys: KeyVerifier, limits: RateLimits): RequestHandler {
   return async (request, response, next) => {
     let caller: AuthenticatedKey;
     try {
-      caller = await authenticate(request, db, limits);
+      caller = await authenticate(request, keys, limits);
     } catch (error) {
       const apiError = toApiError(error);
       if (apiError.code === 'unauthorized') response.set('WWW-Authenticate', 'Bearer realm="research-tools-api"');
@@ -147,7 +149,7 @@ export function mcpRouter(deps: McpDependencies): Router {
   const hostnames = allowedHostnames(deps.publicBaseUrl);
   const router = Router();
   // DNS-rebinding protection: a page on another site cannot address this server by its own name.
-  router.all('/', hostHeaderValidation(hostnames), originValidation(hostnames), requireKey(deps.db, deps.limits), async (request, response) => {
+  router.all('/', hostHeaderValidation(hostnames), originValidation(hostnames), requireKey(deps.keys, deps.limits), async (request, response) => {
     await serve(request, response);
   });
   return router;

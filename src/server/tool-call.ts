@@ -13,6 +13,7 @@ import { authenticate } from './auth.ts';
 import { getBalance } from '../ledger/index.ts';
 import { answerFormat, citationAnswer, notAcceptableMessage, type AnswerFormat } from './citation-export.ts';
 import { answerOnce, idempotencyKeyOf, requestFingerprint, type StoredAnswer } from './idempotency.ts';
+import type { KeyVerifier } from './key-cache.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { ToolCallRunner } from './run-tool-call.ts';
 
@@ -22,6 +23,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export interface ToolCallDependencies {
   db: Knex;
   limits: RateLimits;
+  keys: KeyVerifier;
   runToolCall: ToolCallRunner;
   validateRequest: (request: Request, response: Response) => Promise<void>;
 }
@@ -51,11 +53,11 @@ async function readBody(request: Request, response: Response): Promise<void> {
 }
 
 export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
-  const { db, limits, runToolCall, validateRequest } = deps;
+  const { db, limits, keys, runToolCall, validateRequest } = deps;
 
   return async (request, response) => {
     const tool = findTool(String(request.params.tool));
-    const caller = await authenticate(request, db, limits);
+    const caller = await authenticate(request, keys, limits);
     let bodyRead: Promise<void> | undefined;
     const readBodyOnce = (): Promise<void> => (bodyRead ??= readBody(request, response));
     const run = async (): Promise<StoredAnswer> => {

@@ -8,6 +8,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.ts';
 import { authenticate } from '../auth.ts';
+import type { KeyVerifier } from '../key-cache.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { setCreditsRemaining } from '../tool-call.ts';
 import { createOwnerKey, deleteOwnerKey, ownerChanges, ownerKeys, ownerUsage, renameOwnerKey, setOwnerPack, type Owner } from './owner.ts';
@@ -30,13 +31,15 @@ function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
   if (unknown.length > 0) throw new ApiError('invalid_input', `${unknown[0]}: unknown field; this request takes ${allowed.join(', ') || 'no fields'}`);
 }
 
-export function accountApiRouter(db: Knex, limits: RateLimits): Router {
+export function accountApiRouter(db: Knex, keys: KeyVerifier, limits: RateLimits): Router {
   const router = express.Router();
   const keyed = (work: (owner: Owner, request: Request, response: Response) => Promise<unknown>, status = 200): RequestHandler =>
     async (request, response) => {
-      const caller = await authenticate(request, db, limits);
+      const caller = await authenticate(request, keys, limits);
       const owner = { accountId: caller.accountId, keyId: caller.keyId };
       const answer = await work(owner, request, response);
+      // A key deleted or a pack switched here counts on this process at once (others within KEY_CACHE_MS).
+      if (request.method !== 'GET') keys.forgetAccount(owner.accountId);
       await setCreditsRemaining(response, db, owner.accountId);
       response.status(status).json(answer);
     };

@@ -13,6 +13,7 @@ import type { Knex } from 'knex';
 import { packs } from '../../../generated/tools.ts';
 import { ApiError } from '../../errors.ts';
 import { verifyKey } from '../auth.ts';
+import type { KeyVerifier } from '../key-cache.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { ACCOUNT_BODY_LIMIT_BYTES } from './api.ts';
 import { createOwnerKey, deleteOwnerKey, ownerAccount, ownerChanges, ownerKeys, ownerUsage, setOwnerPack } from './owner.ts';
@@ -40,13 +41,14 @@ const parseJson = express.json({ limit: ACCOUNT_BODY_LIMIT_BYTES, type: () => tr
 
 export interface AccountPageOptions {
   db: Knex;
+  keys: KeyVerifier;
   limits: RateLimits;
   sessionMinutes: number;
   /** PUBLIC_BASE_URL: when https, the cookie is Secure even behind a TLS-terminating proxy; its origin may send changes. */
   publicBaseUrl: string;
 }
 
-export function accountPageRouter({ db, limits, sessionMinutes, publicBaseUrl }: AccountPageOptions): Router {
+export function accountPageRouter({ db, keys, limits, sessionMinutes, publicBaseUrl }: AccountPageOptions): Router {
   const router = express.Router();
   const publicHttps = publicBaseUrl.startsWith('https:');
   const publicOrigin = [new URL(publicBaseUrl).origin];
@@ -69,7 +71,11 @@ export function accountPageRouter({ db, limits, sessionMinutes, publicBaseUrl }:
   };
   const signedIn = (work: (session: Session, request: Request) => Promise<unknown>, forChange = true): RequestHandler => async (request, response) => {
     response.set('Cache-Control', 'no-store');
-    response.json(await work(await sessionOf(request, forChange), request));
+    const session = await sessionOf(request, forChange);
+    const answer = await work(session, request);
+    // A key deleted or a pack switched here counts on this process at once (others within KEY_CACHE_MS).
+    if (forChange) keys.forgetAccount(session.accountId);
+    response.json(answer);
   };
   const field = (request: Request, name: string): unknown => {
     const body: unknown = request.body;
@@ -108,7 +114,7 @@ export function accountPageRouter({ db, limits, sessionMinutes, publicBaseUrl }:
   router.post('/account/api/session', parseJson, async (request, response) => {
     const key = field(request, 'key');
     if (typeof key !== 'string' || key.trim() === '') throw new ApiError('invalid_input', 'key: paste an API key (sm_…)');
-    const caller = await verifyKey(key.trim(), request.ip ?? 'unknown', db, limits);
+    const caller = await verifyKey(key.trim(), request.ip ?? 'unknown', keys, limits);
     const { token, session } = await openSession(db, { accountId: caller.accountId, keyId: caller.keyId }, lifetimeMs);
     setCookie(request, response, token, Math.floor(lifetimeMs / 1000));
     response.set('Cache-Control', 'no-store');

@@ -8,14 +8,15 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../errors.ts';
 import { getAccount, usage } from '../../ledger/index.ts';
 import { authenticate } from '../auth.ts';
+import type { KeyVerifier } from '../key-cache.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { setCreditsRemaining } from '../tool-call.ts';
 
 export const RECENT_CALLS = 20;
 
-export function accountHandler(db: Knex, limits: RateLimits): RequestHandler {
+export function accountHandler(db: Knex, keys: KeyVerifier, limits: RateLimits): RequestHandler {
   return async (request, response) => {
-    const caller = await authenticate(request, db, limits);
+    const caller = await authenticate(request, keys, limits);
     const [account, recentCalls] = await Promise.all([getAccount(db, caller.accountId), usage(db, caller.accountId, { limit: RECENT_CALLS })]);
     // The account was deleted between the key check and now.
     if (!account) throw new ApiError('unauthorized', 'API key not valid');

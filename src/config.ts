@@ -111,7 +111,7 @@ export const settings = {
   },
   redisUrl: {
     variable: 'REDIS_URL',
-    doc: 'Redis for the shared upstream response cache (`redis://host:port`); unset: an in-process memory cache',
+    doc: 'Redis (`redis://host:port`) for the shared upstream response cache and the per-key rate limit (no database work per call for it); unset: an in-process memory cache, and the rate limit in the database',
     default: undefined,
   },
 } as const satisfies Record<string, Setting>;

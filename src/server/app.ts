@@ -51,7 +51,7 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
   if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));
   // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the connection's address.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
-  const limits = await createRateLimits(db, config.rateLimitPerMinute);
+  const limits = await createRateLimits(db, config.rateLimitPerMinute, { redisUrl: config.redisUrl });
   const keys = new KeyVerifier(db);
 
   app.get('/healthz', (_request, response) => {

@@ -1,7 +1,8 @@
 /**
- * Request-rate limits, kept in the ledger database so that every server process on the same
- * database shares them (rate-limiter-flexible's MySQL and SQLite stores over our knex pool).
- *  - per API key: RATE_LIMIT_PER_MINUTE requests per minute;
+ * Request-rate limits, shared by every server process (rate-limiter-flexible):
+ *  - per API key: RATE_LIMIT_PER_MINUTE requests per minute, counted in Redis when REDIS_URL is set
+ *    (one atomic round trip, no database work per call; the database store stands in while Redis
+ *    is unreachable), otherwise in the ledger database (its MySQL and SQLite stores over our pool);
  *  - per client address: a few failed key attempts, so keys cannot be guessed at speed. The address
  *    is the connection's unless it comes from a TRUSTED_PROXIES proxy (see app.ts), so rotating
  *    X-Forwarded-For changes nothing; IPv6 addresses count by their /64. A key that verifies is
@@ -11,8 +12,9 @@
  */
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
+import { Redis } from 'ioredis';
 import {
-  RateLimiterMySQL, RateLimiterRes, RateLimiterSQLite, type IRateLimiterStoreOptions, type RateLimiterAbstract,
+  RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type IRateLimiterStoreOptions, type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.ts';
 import { metrics } from '../metrics.ts';
@@ -73,10 +75,20 @@ function headers(limit: number, remaining: number, resetSeconds: number): Record
 
 const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
-export async function createRateLimits(db: Knex, perMinute: number): Promise<RateLimits> {
-  const keys = await storeLimiter(db, {
-    tableName: 'rate_limit_keys', keyPrefix: 'key', points: perMinute, duration: WINDOW_SECONDS,
+/** The per-key limiter: in Redis when a URL is given, with the database store as its stand-in while Redis fails. */
+async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefined): Promise<RateLimiterAbstract> {
+  const inDatabase = await storeLimiter(db, { tableName: 'rate_limit_keys', keyPrefix: 'key', points: perMinute, duration: WINDOW_SECONDS });
+  if (!redisUrl) return inDatabase;
+  // No offline queue: while Redis is away a count fails at once and the database store counts instead.
+  const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  redis.on('error', () => undefined); // each failed count falls back to the database store; ioredis reconnects by itself
+  return new RateLimiterRedis({
+    storeClient: redis, keyPrefix: 'research-tools:rate:key', points: perMinute, duration: WINDOW_SECONDS, insuranceLimiter: inDatabase as never,
   });
+}
+
+export async function createRateLimits(db: Knex, perMinute: number, options: { redisUrl?: string } = {}): Promise<RateLimits> {
+  const keys = await keyLimiter(db, perMinute, options.redisUrl);
   const addresses = (await storeLimiter(db, {
     tableName: ADDRESS_TABLE, keyPrefix: 'addr', points: FAILED_KEY_ATTEMPTS, duration: FAILED_KEY_WINDOW_SECONDS,
     inMemoryBlockOnConsumed: FAILED_KEY_ATTEMPTS + 1, inMemoryBlockDuration: FAILED_KEY_WINDOW_SECONDS,

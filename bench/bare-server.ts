@@ -1,12 +1,14 @@
-/** The baseline of the server benchmark: a bare Express app answering the same JSON, no key, no database. */
+/**
+ * The baselines of the server benchmark, answering the same JSON with no key and no database: a bare
+ * Express app, or with BARE_SERVER=node a bare node:http server. Every POST path gets the answer.
+ */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import express from 'express';
 
-const app = express();
-app.use(express.json());
-app.post('/api/v1/search_papers', (request, response) => {
-  response.json({
-    summary: `1 paper for "${String(request.body?.query)}".`,
+function answer(query: unknown): unknown {
+  return {
+    summary: `1 paper for "${String(query)}".`,
     records: [
       {
         id: 'openalex:W2741809807', type: 'paper', source: 'openalex', title: 'The state of OA', license: 'CC0-1.0',
@@ -15,10 +17,33 @@ app.post('/api/v1/search_papers', (request, response) => {
     ],
     credits_used: 1,
     call_id: `call_${randomUUID().replace(/-/g, '')}`,
-  });
-});
-const server = app.listen(0, '127.0.0.1', () => {
-  const address = server.address();
+  };
+}
+
+function announce(address: ReturnType<ReturnType<typeof createServer>['address']>): void {
   console.log(JSON.stringify({ msg: 'listening', port: typeof address === 'object' && address ? address.port : 0 }));
-});
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+let close: (done: () => void) => void;
+if (process.env.BARE_SERVER === 'node') {
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += String(chunk)));
+    request.on('end', () => {
+      const text = JSON.stringify(answer((JSON.parse(body || '{}') as { query?: unknown }).query));
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      response.end(text);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => announce(server.address()));
+  close = (done) => server.close(done);
+} else {
+  const app = express();
+  app.use(express.json());
+  app.post('/api/v1/:tool', (request, response) => {
+    response.json(answer(request.body?.query));
+  });
+  const server = app.listen(0, '127.0.0.1', () => announce(server.address()));
+  close = (done) => server.close(done);
+}
+process.on('SIGTERM', () => close(() => process.exit(0)));

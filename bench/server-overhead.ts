@@ -1,7 +1,8 @@
 /**
- * The real server against a bare Express app answering the same JSON, side by side in one run:
- * requests/s and p50/p99 latency of an authenticated, charged call on SQLite and on MySQL, as
- * ratios to the bare app; then the cost of each step of the hot path measured on its own.
+ * The real server against bare node:http and bare Express servers answering the same JSON, side by
+ * side in one run: requests/s and p50/p99 latency of a free call, an authenticated charged call (one
+ * key, and one key per connection) and a charged call whose upstream answer is cached, on SQLite and
+ * on MySQL, as ratios to the bare app; then the cost of each step of the hot path on its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,10 @@ import type { Knex } from 'knex';
 import {
   authenticateKey, createAccount, createKey, hold, migrateToLatest, openDatabase, recordCall,
 } from '../src/ledger/index.ts';
+import { KeyVerifier } from '../src/server/key-cache.ts';
 import { createRateLimits } from '../src/server/rate-limits.ts';
+import { recording } from '../test/connectors/recordings.ts';
+import { json, startFakeUpstream } from '../test/support/fake-upstream.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/processes.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -26,14 +30,25 @@ interface Load {
   non2xx: number;
 }
 
+/** What a load sends: the tool and its arguments. */
+interface Call {
+  tool: string;
+  body: unknown;
+}
+
+const CHARGED: Call = { tool: 'search_papers', body: { query: 'open access' } };
+const FREE: Call = { tool: 'list_capabilities', body: {} };
+/** Fixed dates, so every call asks USGS the same request: the first fills the cache, the rest hit it. */
+const CACHED: Call = { tool: 'search_earthquakes', body: { start: '1994-01-17', end: '1994-01-18', min_magnitude: 6 } };
+
 /** Loads one target; with several keys, each connection calls with its own key (its own account). */
-async function load(name: string, baseUrl: string, keys: string[] = []): Promise<Load> {
+async function load(name: string, baseUrl: string, keys: string[] = [], call: Call = CHARGED): Promise<Load> {
   let nextClient = 0;
   const options = {
-    url: `${baseUrl}/api/v1/search_papers`,
+    url: `${baseUrl}/api/v1/${call.tool}`,
     method: 'POST' as const,
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: 'open access' }),
+    body: JSON.stringify(call.body),
     connections: CONNECTIONS,
     setupClient: (client: { setHeaders(headers: Record<string, string>): void }) => {
       const key = keys[nextClient++ % Math.max(keys.length, 1)];
@@ -78,10 +93,12 @@ async function hotPathSteps(engine: string, url: string): Promise<string[]> {
   try {
     const caller = await benchKey(db);
     const limits = await createRateLimits(db, Number(UNLIMITED));
+    const cachedKeys = new KeyVerifier(db, { cacheMs: 3_600_000 });
     const count = 300;
     const run = `${Date.now()}`;
     const steps: Array<[string, number]> = [
       ['key + packs lookup (authenticateKey)', await timeStep(count, () => authenticateKey(db, caller.key))],
+      ['key + packs, cached (KeyVerifier hit)', await timeStep(count, () => cachedKeys.verify(caller.key))],
       ['rate limiter (consume)', await timeStep(count, () => limits.consumeKey(caller.keyId))],
             ['ledger debit', await timeStep(count, (index) => hold(db, { callId: `call_bench_${run}_${index}`, accountId: caller.accountId, credits: 1 }))],
       ['call log insert', await timeStep(count, (index) => recordCall(db, { callId: `call_benchlog_${run}_${index}`, accountId: caller.accountId, keyId: caller.keyId, tool: 'search_papers', status: 'ok', credits: 1, durationMs: 1 }))],
@@ -97,37 +114,63 @@ export async function runServerOverheadBench(): Promise<void> {
   const sqliteUrl = `sqlite:${join(folder, 'bench.sqlite')}`;
   const mysql = await mysqlUrl();
   const processes: ServerProcess[] = [];
+  const usgs = await startFakeUpstream();
+  usgs.on('/query', json(recording('usgs-earthquakes', 'query-northridge-m6.6-one-result.json')));
   try {
-    const bare = await startServerProcess('bench/bare-server.ts', {});
-    processes.push(bare);
+    const bareNode = await startServerProcess('bench/bare-server.ts', { BARE_SERVER: 'node' });
+    const bareExpress = await startServerProcess('bench/bare-server.ts', {});
+    processes.push(bareNode, bareExpress);
     const targets: Array<{ name: string; url: string }> = [{ name: 'sqlite', url: sqliteUrl }];
     if (mysql) targets.push({ name: 'mysql', url: mysql });
     const servers: Array<{ name: string; server: ServerProcess; keys: string[] }> = [];
     for (const target of targets) {
       const db = openDatabase(target.url);
       const keys = await Promise.all(Array.from({ length: CONNECTIONS }, () => benchKey(db).then((caller) => caller.key))).finally(() => db.destroy());
-      const server = await startServerProcess('test/support/serve.ts', { DATABASE_URL: target.url, RATE_LIMIT_PER_MINUTE: UNLIMITED, LOG_LEVEL: 'info' });
+      const server = await startServerProcess('test/support/serve.ts', {
+        DATABASE_URL: target.url, RATE_LIMIT_PER_MINUTE: UNLIMITED, LOG_LEVEL: 'info', SOURCE_USGS_EARTHQUAKES_URL: usgs.url, FIGURE_WORKERS: '0', FILES_DIR: 'off',
+      });
       processes.push(server);
       servers.push({ name: target.name, server, keys });
     }
-    console.log(`\nServer overhead: POST /api/v1/search_papers (authenticated, charged 1 credit), ${CONNECTIONS} connections, ${DURATION_S} s each; one key, or one key (and account) per connection`);
-    const baseline = await load('bare express', bare.baseUrl);
-    const results = [baseline];
+    console.log(`\nServer overhead: ${CONNECTIONS} connections, ${DURATION_S} s each. Charged: POST /api/v1/search_papers (1 credit, answer made in process); free: list_capabilities;`);
+    console.log('cache hit: search_earthquakes whose USGS answer is cached; one key, or one key (and account) per connection.');
+    const nodeBaseline = await load('bare node:http', bareNode.baseUrl);
+    const baseline = await load('bare express', bareExpress.baseUrl);
+    const results = [nodeBaseline, baseline];
+    const byEngine = new Map<string, Record<'free' | 'charged' | 'chargedKeys' | 'cached', Load>>();
     for (const { name, server, keys } of servers) {
-      results.push(await load(`${name}, one key`, server.baseUrl, keys.slice(0, 1)));
-      results.push(await load(`${name}, ${keys.length} keys`, server.baseUrl, keys));
+      const free = await load(`${name}, free call`, server.baseUrl, keys.slice(0, 1), FREE);
+      const charged = await load(`${name}, charged, 1 key`, server.baseUrl, keys.slice(0, 1));
+      const chargedKeys = await load(`${name}, charged, ${keys.length} keys`, server.baseUrl, keys);
+      const hitsBefore = usgs.hits.length;
+      const cached = await load(`${name}, cache hit`, server.baseUrl, keys.slice(0, 1), CACHED);
+      cached.name += ` (${usgs.hits.length - hitsBefore} upstream req.)`;
+      results.push(free, charged, chargedKeys, cached);
+      byEngine.set(name, { free, charged, chargedKeys, cached });
     }
-    console.log('  target              req/s    p50 ms  p99 ms  req/s ratio to bare  non-2xx');
+    console.log('  target                                req/s    p50 ms  p99 ms  ratio to bare express  non-2xx');
     // One key puts every call on one account row and one rate-limit row; several keys spread them as real users do.
     for (const result of results) {
       const ratio = result.requestsPerSecond / baseline.requestsPerSecond;
-      console.log(`  ${result.name.padEnd(18)} ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${String(result.p50).padStart(6)}  ${String(result.p99).padStart(6)}  ${ratio.toFixed(2).padStart(19)}  ${result.non2xx}`);
+      console.log(`  ${result.name.padEnd(36)} ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${String(result.p50).padStart(6)}  ${String(result.p99).padStart(6)}  ${ratio.toFixed(2).padStart(21)}  ${result.non2xx}`);
     }
     if (!mysql) console.log('  (MySQL skipped: no server answered at BENCH_MYSQL_URL / DATABASE_URL / mysql://root@127.0.0.1:3306/test)');
+    console.log('\nIssue targets (from this run):');
+    const ratio = (load: Load) => load.requestsPerSecond / baseline.requestsPerSecond;
+    const targetsOf: Record<string, number> = { sqlite: 0.5, mysql: 0.25 };
+    for (const [name, loads] of byEngine) {
+      const chargedTarget = targetsOf[name] ?? 0.25;
+      const line = (what: string, value: string, met: boolean) => console.log(`  ${name.padEnd(7)} ${what.padEnd(52)} ${value.padStart(9)}  ${met ? 'met' : 'NOT met'}`);
+      line(`charged (1 key) / bare express >= ${chargedTarget}`, ratio(loads.charged).toFixed(2), ratio(loads.charged) >= chargedTarget);
+      line('free call / bare express >= 0.6', ratio(loads.free).toFixed(2), ratio(loads.free) >= 0.6);
+      const gap = loads.cached.p50 - loads.free.p50;
+      line('cache hit p50 - free call p50 <= 2 ms (all answered)', `${gap.toFixed(2)} ms`, gap <= 2 && loads.cached.non2xx === 0);
+    }
     console.log('\nHot-path steps on their own (mean of 300 sequential runs):');
     for (const target of targets) for (const line of await hotPathSteps(target.name, target.url)) console.log(line);
   } finally {
     await Promise.all(processes.map((server) => server.stop()));
+    await usgs.close();
     rmSync(folder, { recursive: true, force: true });
   }
 }

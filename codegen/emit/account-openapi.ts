@@ -22,6 +22,17 @@ function closed(properties: Record<string, JsonSchema>, required = Object.keys(p
   return { type: 'object', ...(description ? { description } : {}), additionalProperties: false, required, properties };
 }
 
+/** Every pack of the manifest with its switch, as the account answers show them. */
+export function packSwitches(manifest: Manifest): JsonSchema {
+  return {
+    type: 'object',
+    description: 'Each discipline pack, switched on (true) or off (false) for the account.',
+    additionalProperties: false,
+    required: manifest.packs.map((pack) => pack.id),
+    properties: Object.fromEntries(manifest.packs.map((pack) => [pack.id, { type: 'boolean' }])),
+  };
+}
+
 export function accountSchemas(manifest: Manifest): JsonSchema {
   const keyProperties = {
     id: { type: 'string' },
@@ -45,15 +56,7 @@ export function accountSchemas(manifest: Manifest): JsonSchema {
       was_in_use: { type: 'boolean', description: 'True when the key deleted is the one this request was made with.' },
       message: { type: 'string' },
     }),
-    AccountPacks: closed({
-      packs: {
-        type: 'object',
-        description: 'Each discipline pack, switched on (true) or off (false) for the account.',
-        additionalProperties: false,
-        required: manifest.packs.map((pack) => pack.id),
-        properties: Object.fromEntries(manifest.packs.map((pack) => [pack.id, { type: 'boolean' }])),
-      },
-    }),
+    AccountPacks: closed({ packs: packSwitches(manifest) }),
     AccountUsage: closed({
       from: date,
       to: date,

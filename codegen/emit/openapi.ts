@@ -1,6 +1,6 @@
 /** Emits generated/openapi.json: the whole REST interface (spec part 4.1) as OpenAPI 3.1.0. */
 import type { Manifest, ToolDefinition } from '../manifest/types.ts';
-import { accountPaths, accountSchemas } from './account-openapi.ts';
+import { accountPaths, accountSchemas, packSwitches } from './account-openapi.ts';
 import { inputSchema, toJsonSchema, type JsonSchema } from './json-schema.ts';
 import {
   BUILTIN_SOURCE, GENERATED_NOTICE, argsTypeName, callOperationId, dataTypeName, describeOperationId,
@@ -72,13 +72,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
             id: { type: 'string' },
             name: { type: 'string' },
             balance: { type: 'integer', minimum: 0, description: 'Credits left.' },
-            packs: {
-              type: 'object',
-              description: 'Each discipline pack, switched on (true) or off (false) for the account.',
-              additionalProperties: false,
-              required: manifest.packs.map((pack) => pack.id),
-              properties: Object.fromEntries(manifest.packs.map((pack) => [pack.id, { type: 'boolean' }])),
-            },
+            packs: packSwitches(manifest),
           },
         },
         recent_calls: {

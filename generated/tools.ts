@@ -1103,10 +1103,6 @@ export const tools = {
         function: 'getWork',
       },
       {
-        source: 'crossref',
-        function: 'searchUpdates',
-      },
-      {
         source: 'openalex',
         function: 'getWork',
       },
@@ -1475,7 +1471,7 @@ export const tools = {
       },
       {
         source: 'europepmc',
-        function: 'lookupArticle',
+        function: 'getByPmcid',
       },
       {
         source: 'arxiv',
@@ -1483,7 +1479,7 @@ export const tools = {
       },
       {
         source: 'unpaywall',
-        function: 'getOaStatus',
+        function: 'lookupDoi',
       },
     ],
     inputSchema: {
@@ -1615,7 +1611,7 @@ export const tools = {
       },
       {
         source: 'rcsb-pdb',
-        function: 'getEntry',
+        function: 'getEntries',
       },
       {
         source: 'alphafold',
@@ -1791,11 +1787,7 @@ export const tools = {
     calls: [
       {
         source: 'nasa-power',
-        function: 'getDailyPoint',
-      },
-      {
-        source: 'nasa-power',
-        function: 'getMonthlyPoint',
+        function: 'getPoint',
       },
       {
         source: 'open-meteo',
@@ -1882,11 +1874,7 @@ export const tools = {
     calls: [
       {
         source: 'openalex',
-        function: 'getSource',
-      },
-      {
-        source: 'openalex',
-        function: 'searchSources',
+        function: 'findSource',
       },
       {
         source: 'crossref',
@@ -1955,10 +1943,6 @@ export const tools = {
       {
         source: 'simbad',
         function: 'tapQuery',
-      },
-      {
-        source: 'simbad',
-        function: 'scriptQuery',
       },
     ],
     inputSchema: {
@@ -2828,7 +2812,7 @@ export const tools = {
       },
       {
         source: 'geo',
-        function: 'getSeriesSummaries',
+        function: 'searchSeries',
       },
     ],
     inputSchema: {

@@ -35,8 +35,13 @@ function toolNameAt(value: unknown, path: FieldPath): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
+export interface ManifestChecks {
+  /** Checks that need more than the manifest (connector exports); run once the manifest itself is valid. */
+  more?: (manifest: Manifest) => ManifestIssue[];
+}
+
 /** Parses and validates manifest text; `file` names it in every error. Throws ManifestError. */
-export function parseManifest(text: string, file: string): Manifest {
+export function parseManifest(text: string, file: string, checks: ManifestChecks = {}): Manifest {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   if (document.errors.length > 0) {
@@ -63,6 +68,7 @@ export function parseManifest(text: string, file: string): Manifest {
       });
   } else {
     issues = checkManifest(value as unknown as Manifest);
+    if (issues.length === 0 && checks.more) issues = checks.more(value as unknown as Manifest);
   }
   if (issues.length > 0) {
     throw new ManifestError(
@@ -87,6 +93,6 @@ function dedupe(issues: ManifestIssue[]): ManifestIssue[] {
   });
 }
 
-export function loadManifest(path: string): Manifest {
-  return parseManifest(readFileSync(path, 'utf8'), basename(path));
+export function loadManifest(path: string, checks: ManifestChecks = {}): Manifest {
+  return parseManifest(readFileSync(path, 'utf8'), basename(path), checks);
 }

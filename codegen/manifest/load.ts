@@ -5,6 +5,7 @@ import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { manifestMetaSchema } from './meta-schema.ts';
 import { ManifestError, type FieldPath, type ManifestIssue } from './issues.ts';
 import { checkManifest } from './validate.ts';
+import { expandEnumFrom, handWrittenIdEnums } from './enum-from.ts';
 import type { Manifest } from './types.ts';
 
 const validateStructure = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
@@ -55,8 +56,10 @@ export function parseManifest(text: string, file: string, checks: ManifestChecks
     );
   }
   const value: unknown = document.toJS();
-  let issues: ManifestIssue[];
-  if (!validateStructure(value)) {
+  let issues: ManifestIssue[] = [...handWrittenIdEnums(value), ...expandEnumFrom(value)];
+  if (issues.length > 0) {
+    // reported below with their lines
+  } else if (!validateStructure(value)) {
     issues = (validateStructure.errors ?? [])
       .filter((error) => error.keyword !== 'oneOf' && error.keyword !== 'if')
       .map((error) => {

@@ -256,7 +256,8 @@ const citationContent: JsonSchema = {
 function toolPathItem(tool: ToolDefinition): JsonSchema {
   const hasRequired = (tool.input.required ?? []).length > 0;
   const errors = ['InvalidInput', 'Unauthorized', 'InsufficientCredits', 'PackDisabled', 'UnknownTool',
-    ...(tool.citation_export ? ['NotAcceptable'] : []), 'IdempotencyInProgress', 'PayloadTooLarge', 'IdempotencyKeyReused', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
+    // every tool refuses an Accept it cannot answer (those without citation export answer only JSON)
+    'NotAcceptable', 'IdempotencyInProgress', 'PayloadTooLarge', 'IdempotencyKeyReused', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
   const statusOf = (name: string): string => errorResponses.find((error) => error.name === name)!.status;
   return {
     get: {

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { LedgerError } from './errors.ts';
 import { requireAccount } from './account-lookup.ts';
+import { packs } from '../../generated/tools.ts';
 
-/** Discipline packs (the spec's `discipline` values). Every pack is on unless an account switched it off. */
-export const PACK_IDS = ['general', 'life', 'chem', 'earth', 'astro', 'humanities'] as const;
+/** Discipline packs (the spec's `discipline` values), from tools.yaml. Every pack is on unless an account switched it off. */
+export const PACK_IDS = packs.map((pack) => pack.id);
 export type PackId = (typeof PACK_IDS)[number];
 export type PackSettings = Record<PackId, boolean>;
 

@@ -4,18 +4,28 @@
  * (finished with files, or pending with figure_id and a 30-second polling hint).
  */
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
 import { tools } from '../../generated/tools.ts';
 import type { GetFigureData, ToolOutcome } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { builtinRecord } from '../tools/builtin.ts';
-import type { ToolContext } from '../tools/context.ts';
+import { builtinRecord } from '../builtin-record.ts';
 import { fileUrl, MIME_TYPES } from './files.ts';
 import { FigureInputError, type FigureGraph, type FigureSpec } from './model.ts';
 import { isMermaid, parseMermaid } from './parse-mermaid.ts';
 import { parseSentences } from './parse-text.ts';
 import type { FigureJobRunner } from './runner.ts';
 import { findFigure, insertFigure, newFigureId, readFigure, type FigureRow } from './store.ts';
+
+/** What queueing a figure needs of a tool call (the figure tools pass their ToolContext). */
+export interface FigureCallContext {
+  callId: string;
+  accountId: string;
+  config: Config;
+  db: Knex;
+  logger: Logger;
+  figures: FigureJobRunner;
+}
 
 /** Seconds a caller should wait before asking get_figure again (spec part 8). */
 export const POLL_AFTER_S = 30;
@@ -48,7 +58,7 @@ export async function requireOwnFigure(db: Knex, accountId: string, figureId: st
 
 /** Holds the price and queues the figure; 402 when the balance is below the price. */
 export async function submitFigure(
-  context: ToolContext,
+  context: FigureCallContext,
   tool: 'create_figure' | 'edit_figure',
   input: { spec: FigureSpec; parentId?: string; instruction?: string },
 ): Promise<FigureRow> {

@@ -73,3 +73,35 @@ export function handWrittenIdEnums(manifest: unknown): ManifestIssue[] {
   walk(root.tools, ['tools']);
   return issues;
 }
+
+/**
+ * `{{limits.<name>}}` in a tool's texts (its description and the descriptions of its schemas) stands
+ * for the value under `limits:` of that tool, so the number the handler enforces and the number the
+ * documentation states are one. Replaced in place; an unknown name is an issue.
+ */
+export function expandLimits(manifest: unknown): ManifestIssue[] {
+  const issues: ManifestIssue[] = [];
+  const tools = (manifest as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) return issues;
+  tools.forEach((tool: unknown, toolIndex) => {
+    if (!tool || typeof tool !== 'object') return;
+    const limits = ((tool as { limits?: unknown }).limits ?? {}) as Record<string, unknown>;
+    const walk = (node: unknown, path: FieldPath): void => {
+      if (Array.isArray(node)) node.forEach((item, index) => walk(item, [...path, index]));
+      else if (node && typeof node === 'object') {
+        const object = node as Record<string, unknown>;
+        for (const [key, value] of Object.entries(object)) {
+          if (key === 'description' && typeof value === 'string') {
+            object[key] = value.replace(/\{\{limits\.(\w+)\}\}/g, (whole, name: string) => {
+              if (typeof limits[name] === 'number') return String(limits[name]);
+              issues.push({ path: [...path, key], message: `${whole}: the tool has no limit "${name}" under limits` });
+              return whole;
+            });
+          } else walk(value, [...path, key]);
+        }
+      }
+    };
+    walk(tool, ['tools', toolIndex]);
+  });
+  return issues;
+}

@@ -5,7 +5,7 @@ import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { manifestMetaSchema } from './meta-schema.ts';
 import { ManifestError, type FieldPath, type ManifestIssue } from './issues.ts';
 import { checkManifest } from './validate.ts';
-import { expandEnumFrom, handWrittenIdEnums } from './enum-from.ts';
+import { expandEnumFrom, expandLimits, handWrittenIdEnums } from './enum-from.ts';
 import type { Manifest } from './types.ts';
 
 const validateStructure = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
@@ -56,7 +56,7 @@ export function parseManifest(text: string, file: string, checks: ManifestChecks
     );
   }
   const value: unknown = document.toJS();
-  let issues: ManifestIssue[] = [...handWrittenIdEnums(value), ...expandEnumFrom(value)];
+  let issues: ManifestIssue[] = [...handWrittenIdEnums(value), ...expandEnumFrom(value), ...expandLimits(value)];
   if (issues.length > 0) {
     // reported below with their lines
   } else if (!validateStructure(value)) {

@@ -29,8 +29,8 @@ export interface FigureCallContext {
 
 /** Seconds a caller should wait before asking get_figure again (spec part 8). */
 export const POLL_AFTER_S = 30;
-export const MAX_LABELS = 30;
-export const MAX_LABEL_LENGTH = 120;
+export const MAX_LABELS = tools.create_figure.limits.labels;
+export const MAX_LABEL_LENGTH = tools.create_figure.limits.label_length;
 
 /** get_figure's record, the widest: any figure, edited or failed (create_figure and edit_figure answer neither a failed figure nor, for create, an edited one). */
 export type FigureData = GetFigureData;

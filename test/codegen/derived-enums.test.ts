@@ -35,3 +35,19 @@ describe('enums of pack and capability ids come from the lists at the top of too
     expect(() => parseManifest(text, 'tools.yaml')).to.throw('tools[0].data.properties.id.enum_from: must be one of packs, capabilities, sources (the id lists of the manifest)');
   });
 });
+
+describe('limits a handler enforces are declared once, under the tool\'s limits in tools.yaml', () => {
+  it('{{limits.<name>}} in a description is the declared value', () => {
+    const manifest = parseManifest(manifestText, 'tools.yaml');
+    const verify = manifest.tools.find((tool) => tool.name === 'verify_references')!;
+    expect(verify.limits).to.deep.equal({ references: 50 });
+    expect(verify.description).to.match(/At most 50 references per call\.$/);
+  });
+
+  it('a {{limits.<name>}} the tool does not declare fails codegen, naming the line', () => {
+    const text = manifestText.replace('At most {{limits.dois}} DOIs per call.', 'At most {{limits.doi}} DOIs per call.');
+    const line = text.split('\n').findIndex((row) => row.includes('  - name: check_retractions')) + 3;
+    expect(() => parseManifest(text, 'tools.yaml')).to.throw(`tools.yaml:${line}: tool "check_retractions"`);
+    expect(() => parseManifest(text, 'tools.yaml')).to.throw('description: {{limits.doi}}: the tool has no limit "doi" under limits');
+  });
+});

@@ -2,7 +2,7 @@
  * NCBI GEO through E-utilities (db=gds): esearch restricted to series (`gse[ETYP]`), optionally to an
  * organism (`"<name>"[orgn]`), then esummary. Shares NCBI's host and rate limit with ncbi-gene.
  */
-import { esearch, esummary, eutilsPhrase, parseSummaries } from '../life/eutils.ts';
+import { esearch, esummary, eutilsPhrase, parseSummaries } from './ncbi-eutils.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 
 export const SOURCE = 'geo' as const;

@@ -3,7 +3,7 @@
  * Counts and ids arrive as strings; `otheraliases` is one comma-separated string; an empty
  * `nomenclaturesymbol` falls back to `name`; a bad id answers HTTP 200 with an `error` member.
  */
-import { esearch, esummary, eutilsPhrase, parseSummaries } from '../life/eutils.ts';
+import { esearch, esummary, eutilsPhrase, parseSummaries } from './ncbi-eutils.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 
 export const SOURCE = 'ncbi-gene' as const;

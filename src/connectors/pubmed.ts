@@ -7,16 +7,15 @@
 import { normalizeDoi, normalizePmcid } from '../literature/identifiers.ts';
 import type { Paper } from '../literature/paper.ts';
 import { asArray, parseSourceXml, textOf } from '../literature/xml.ts';
-import { PRODUCT, type UpstreamClient } from '../upstream/client.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { efetchXml, eutilsJson } from './ncbi-eutils.ts';
 
 export const SOURCE = 'pubmed' as const;
 
 type Json = Record<string, unknown>;
 const obj = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-
-const polite = (upstream: UpstreamClient) => ({ tool: PRODUCT, email: upstream.contactEmail });
 
 /** The ids of an esearch answer; an ERROR in the 200 body is a source failure. */
 export function parseSearch(body: unknown): { count: number; ids: string[] } {
@@ -139,23 +138,19 @@ export interface ArticleSearch {
 export async function searchArticles(upstream: UpstreamClient, search: ArticleSearch): Promise<{ papers: Paper[]; retrievedAt: string }> {
   const term = search.openAccessOnly ? `(${search.query}) AND free full text[sb]` : search.query;
   const dated = search.yearFrom !== undefined || search.yearTo !== undefined;
-  const found = await upstream.getJson(SOURCE, {
-    path: '/esearch.fcgi',
-    searchParams: {
-      db: 'pubmed', term, retmode: 'json', retmax: Math.min(100, search.limit), sort: 'relevance',
-      datetype: dated ? 'pdat' : undefined, mindate: dated ? String(search.yearFrom ?? 1000) : undefined, maxdate: dated ? String(search.yearTo ?? 3000) : undefined,
-      ...polite(upstream),
-    },
+  const found = await eutilsJson(upstream, SOURCE, 'esearch', {
+    db: 'pubmed', term, retmax: Math.min(100, search.limit), sort: 'relevance',
+    datetype: dated ? 'pdat' : undefined, mindate: dated ? String(search.yearFrom ?? 1000) : undefined, maxdate: dated ? String(search.yearTo ?? 3000) : undefined,
   });
   const { ids } = parseSearch(found.body);
   if (ids.length === 0) return { papers: [], retrievedAt: found.retrievedAt };
-  const summary = await upstream.getJson(SOURCE, { path: '/esummary.fcgi', searchParams: { db: 'pubmed', id: ids.join(','), retmode: 'json', ...polite(upstream) } });
+  const summary = await eutilsJson(upstream, SOURCE, 'esummary', { db: 'pubmed', id: ids.join(',') });
   return { papers: parseSummaries(summary.body), retrievedAt: summary.retrievedAt };
 }
 
 /** One article with its abstract (efetch); undefined when PubMed does not know the PMID. */
 export async function fetchArticle(upstream: UpstreamClient, pmid: string): Promise<{ paper?: Paper; retrievedAt: string } | undefined> {
-  const answer = await upstream.getText(SOURCE, { path: '/efetch.fcgi', searchParams: { db: 'pubmed', id: pmid, retmode: 'xml', ...polite(upstream) } });
+  const answer = await efetchXml(upstream, SOURCE, { db: 'pubmed', id: pmid });
   const paper = parseEfetch(answer.body).find((candidate) => candidate.pmid === pmid);
   return paper ? { paper, retrievedAt: answer.retrievedAt } : undefined;
 }

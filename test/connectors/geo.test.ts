@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseSeriesSummaries, seriesTerm } from '../../src/connectors/geo.ts';
-import { parseSearch } from '../../src/life/eutils.ts';
+import { parseSearch } from '../../src/connectors/ncbi-eutils.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
 import { describeRecordings, recording } from './recordings.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parseGeneSummaries } from '../../src/connectors/ncbi-gene.ts';
-import { parseSearch } from '../../src/life/eutils.ts';
+import { parseSearch } from '../../src/connectors/ncbi-eutils.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
 import { describeRecordings, recording } from './recordings.ts';

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { diffSpecs } from '../codegen/openapi-diff/diff.ts';
 import { specFromObject } from '../codegen/openapi-diff/load.ts';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- generated specs of any shape
 type Json = Record<string, any>;
 
 function enlarge(spec: Json, copies: number): Json {

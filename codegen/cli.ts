@@ -3,11 +3,13 @@
  * npm run codegen -- --check      exit 1 and name every stale file when generated/ is out of date
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from './generate.ts';
+import { connectorExportIssues } from './manifest/connector-exports.ts';
 import { loadManifest } from './manifest/load.ts';
 import { ManifestError } from './manifest/issues.ts';
+import type { Manifest } from './manifest/types.ts';
 
 const usage = `Usage: npm run codegen -- [--check] [--manifest <file>] [--out <dir>]
 
@@ -58,7 +60,11 @@ export function runCodegen(argv: string[]): number {
   const outDir = resolve(options.out);
   let files;
   try {
-    files = generate(loadManifest(resolve(options.manifest)));
+    const projectRoot = dirname(resolve(options.manifest));
+    // upstream.calls[].function must be exported by src/connectors/<source>.ts beside the manifest
+    // (a manifest in a folder without connectors, as in the gate's tests, is checked on its own)
+    const more = existsSync(join(projectRoot, 'src', 'connectors')) ? (manifest: Manifest) => connectorExportIssues(manifest, projectRoot) : undefined;
+    files = generate(loadManifest(resolve(options.manifest), more ? { more } : {}));
   } catch (error) {
     if (error instanceof ManifestError) {
       console.error(`codegen: the manifest is not valid; nothing was written.\n${error.message}`);

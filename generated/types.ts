@@ -82,7 +82,7 @@ export interface CreateFigureArgs {
   kind: 'mechanism' | 'workflow' | 'graphical_abstract' | 'schematic' | 'poster_panel';
   /** Visual style. Default nature. */
   style: 'nature' | 'cell' | 'minimal_line' | 'flat_color' | 'textbook';
-  /** Exact text labels to appear in the figure. */
+  /** Exact text labels to appear in the figure (at most 30, each at most 120 characters). */
   labels?: string[];
   /** Aspect ratio. Default 16:9 for graphical_abstract and workflow kinds, otherwise 4:3. */
   aspect_ratio: '16:9' | '4:3' | '1:1' | '3:4' | '9:16';

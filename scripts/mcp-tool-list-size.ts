@@ -7,7 +7,7 @@
 import { countTokens } from 'gpt-tokenizer';
 import mcpTools from '../generated/mcp-tools.json' with { type: 'json' };
 
-/** The most the whole tool list may take; raise it only on purpose, with the README. */
+/** The most the whole tool list may take; raise it only on purpose, with docs/api-guide.md. */
 export const TOOL_LIST_BUDGET = { bytes: 60_000, tokens: 15_000 };
 
 export interface ToolListSize {
@@ -22,7 +22,7 @@ export function toolListSize(): ToolListSize {
   return { tools: mcpTools.tools.length, bytes: Buffer.byteLength(text, 'utf8'), tokens: countTokens(text) };
 }
 
-/** The README's table of it, written by `npm run docs:tables`. */
+/** The table of it in docs/api-guide.md, written by `npm run docs:tables`. */
 export function toolListSizeTable(): string {
   const { tools, bytes, tokens } = toolListSize();
   return [

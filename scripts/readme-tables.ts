@@ -1,8 +1,10 @@
 /**
- * The README's tables that are facts of the code (tools, configuration) are written from the code:
- * `npm run docs:tables` rewrites them between their markers, and a test fails when they are stale.
+ * The documentation's tables that are facts of the code (tools, configuration, the API compatibility
+ * policy, the MCP tool-list size) are written from the code: `npm run docs:tables` rewrites them
+ * between their markers, and a test fails when they are stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { policyMarkdown } from '../codegen/openapi-diff/rules.ts';
 import { packs, tools } from '../generated/tools.ts';
 import { settings } from '../src/config.ts';
 import { availableTools } from '../src/tools/handlers.ts';
@@ -29,23 +31,33 @@ export function configTable(): string {
   return ['| variable | meaning | default |', '|---|---|---|', ...rows].join('\n');
 }
 
-const tables: Record<string, () => string> = { tools: toolTable, configuration: configTable, 'mcp-tool-list': toolListSizeTable };
+/** The policy table of codegen/openapi-diff/rules.ts, its headings one level under the page's "Policy". */
+export function policyTable(): string {
+  return policyMarkdown().trim().replace(/^####/gm, '###');
+}
 
-/** The README text with every marked table replaced by its current rendering. */
-export function withCurrentTables(readme: string): string {
-  let text = readme;
-  for (const [name, render] of Object.entries(tables)) {
+/** Which tables each documentation file holds, between `<!-- table:<name>:start -->` and `…:end -->`. */
+export const DOCUMENT_TABLES: Record<string, Record<string, () => string>> = {
+  'docs/api-guide.md': { tools: toolTable, 'mcp-tool-list': toolListSizeTable },
+  'docs/configuration.md': { configuration: configTable },
+  'docs/api-compatibility.md': { policy: policyTable },
+};
+
+/** The file's text with every marked table replaced by its current rendering. */
+export function withCurrentTables(text: string, file: string): string {
+  let result = text;
+  for (const [name, render] of Object.entries(DOCUMENT_TABLES[file] ?? {})) {
     const start = `<!-- table:${name}:start -->`;
     const end = `<!-- table:${name}:end -->`;
-    const from = text.indexOf(start);
-    const to = text.indexOf(end);
-    if (from < 0 || to < from) throw new Error(`README.md has no ${start} … ${end} markers`);
-    text = `${text.slice(0, from + start.length)}\n${render()}\n${text.slice(to)}`;
+    const from = result.indexOf(start);
+    const to = result.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`${file} has no ${start} … ${end} markers`);
+    result = `${result.slice(0, from + start.length)}\n${render()}\n${result.slice(to)}`;
   }
-  return text;
+  return result;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync('README.md', withCurrentTables(readFileSync('README.md', 'utf8')));
-  console.log('README.md: tables rewritten from the code.');
+  for (const file of Object.keys(DOCUMENT_TABLES)) writeFileSync(file, withCurrentTables(readFileSync(file, 'utf8'), file));
+  console.log(`${Object.keys(DOCUMENT_TABLES).join(', ')}: tables rewritten from the code.`);
 }

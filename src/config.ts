@@ -1,7 +1,7 @@
 /**
  * Runtime configuration: every setting the server, the admin CLI and the tests read from the
  * environment is declared here once, with its variable, its documentation and its default.
- * The README's configuration table is written from this list.
+ * The configuration table of docs/configuration.md is written from this list.
  */
 import ipaddr from 'ipaddr.js';
 

@@ -2,6 +2,7 @@
 import type { Manifest, ToolDefinition } from '../manifest/types.ts';
 import { accountPaths, accountSchemas, packSwitches } from './account-openapi.ts';
 import { inputSchema, toJsonSchema, type JsonSchema } from './json-schema.ts';
+import { ERRORS } from '../errors.ts';
 import {
   BUILTIN_SOURCE, GENERATED_NOTICE, argsTypeName, callOperationId, dataTypeName, describeOperationId,
   extraTypeName, recordSchemaName, resultSchemaName, toolPath,
@@ -12,23 +13,10 @@ const responseRef = (name: string): JsonSchema => ({ $ref: `#/components/respons
 const headerRef = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
 const json = (schema: JsonSchema): JsonSchema => ({ 'application/json': { schema } });
 
-/** Every error of spec part 7 (and 413 for oversized bodies), by response component name. */
-const errorResponses: Array<{ name: string; status: string; code: string; description: string }> = [
-  { name: 'InvalidInput', status: '400', code: 'invalid_input', description: 'The arguments do not match the tool\'s schema (the message names the fields), the body is not a JSON object, or the content type is not JSON.' },
-  { name: 'Unauthorized', status: '401', code: 'unauthorized', description: 'The API key is missing or not valid.' },
-  { name: 'InsufficientCredits', status: '402', code: 'insufficient_credits', description: 'The account has not enough credits for the call.' },
-  { name: 'PackDisabled', status: '403', code: 'pack_disabled', description: 'The tool\'s discipline pack is switched off for the account.' },
-  { name: 'UnknownTool', status: '404', code: 'unknown_tool', description: 'No tool has the name in the path.' },
-  { name: 'NotFound', status: '404', code: 'not_found', description: 'The account has no such key, or there is no such pack.' },
-  { name: 'NotAcceptable', status: '406', code: 'not_acceptable', description: 'The Accept header asks for no format this tool answers.' },
-  { name: 'IdempotencyInProgress', status: '409', code: 'idempotency_in_progress', description: 'The first request with this Idempotency-Key is still running; retry shortly to get its answer.' },
-  { name: 'PayloadTooLarge', status: '413', code: 'payload_too_large', description: 'The request body is larger than the limit.' },
-  { name: 'IdempotencyKeyReused', status: '422', code: 'idempotency_key_reused', description: 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.' },
-  { name: 'RateLimited', status: '429', code: 'rate_limited', description: 'Too many requests with this key; wait the seconds given in Retry-After.' },
-  { name: 'Internal', status: '500', code: 'internal', description: 'Unexpected server-side failure.' },
-  { name: 'UpstreamError', status: '502', code: 'upstream_error', description: 'The tool could not complete, for example because no source answered. Nothing is charged.' },
-  { name: 'TemporarilyUnavailable', status: '503', code: 'temporarily_unavailable', description: 'The account\'s credits could not be reached in time (the database is locked or overloaded). Nothing is charged; try again after the seconds given in Retry-After.' },
-];
+/** Every error of spec part 7 (and 413 for oversized bodies), by response component name (codegen/errors.ts). */
+const errorResponses = ERRORS.filter((error) => error.response !== undefined).map((error) => ({
+  name: error.response!, status: String(error.status), code: error.code, description: error.description,
+}));
 
 const rateLimitHeaders = {
   'RateLimit-Limit': headerRef('RateLimitLimit'),
@@ -252,7 +240,8 @@ const citationContent: JsonSchema = {
 function toolPathItem(tool: ToolDefinition): JsonSchema {
   const hasRequired = (tool.input.required ?? []).length > 0;
   const errors = ['InvalidInput', 'Unauthorized', 'InsufficientCredits', 'PackDisabled', 'UnknownTool',
-    ...(tool.citation_export ? ['NotAcceptable'] : []), 'IdempotencyInProgress', 'PayloadTooLarge', 'IdempotencyKeyReused', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
+    // every tool refuses an Accept it cannot answer (those without citation export answer only JSON)
+    'NotAcceptable', 'IdempotencyInProgress', 'PayloadTooLarge', 'IdempotencyKeyReused', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
   const statusOf = (name: string): string => errorResponses.find((error) => error.name === name)!.status;
   return {
     get: {

@@ -114,6 +114,7 @@ function toolsFile(project: Project, manifest: Manifest): SourceFile {
           pack: tool.pack,
           credits: tool.credits,
           figurePriceCredits: tool.figure_price_credits,
+          limits: tool.limits ?? {},
           citationExport: tool.citation_export === true,
           capability: tool.capability,
           recordType: tool.record_type,

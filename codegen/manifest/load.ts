@@ -5,6 +5,7 @@ import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { manifestMetaSchema } from './meta-schema.ts';
 import { ManifestError, type FieldPath, type ManifestIssue } from './issues.ts';
 import { checkManifest } from './validate.ts';
+import { expandEnumFrom, expandLimits, handWrittenIdEnums } from './enum-from.ts';
 import type { Manifest } from './types.ts';
 
 const validateStructure = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
@@ -35,8 +36,13 @@ function toolNameAt(value: unknown, path: FieldPath): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
+export interface ManifestChecks {
+  /** Checks that need more than the manifest (connector exports); run once the manifest itself is valid. */
+  more?: (manifest: Manifest) => ManifestIssue[];
+}
+
 /** Parses and validates manifest text; `file` names it in every error. Throws ManifestError. */
-export function parseManifest(text: string, file: string): Manifest {
+export function parseManifest(text: string, file: string, checks: ManifestChecks = {}): Manifest {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   if (document.errors.length > 0) {
@@ -50,8 +56,10 @@ export function parseManifest(text: string, file: string): Manifest {
     );
   }
   const value: unknown = document.toJS();
-  let issues: ManifestIssue[];
-  if (!validateStructure(value)) {
+  let issues: ManifestIssue[] = [...handWrittenIdEnums(value), ...expandEnumFrom(value), ...expandLimits(value)];
+  if (issues.length > 0) {
+    // reported below with their lines
+  } else if (!validateStructure(value)) {
     issues = (validateStructure.errors ?? [])
       .filter((error) => error.keyword !== 'oneOf' && error.keyword !== 'if')
       .map((error) => {
@@ -63,6 +71,7 @@ export function parseManifest(text: string, file: string): Manifest {
       });
   } else {
     issues = checkManifest(value as unknown as Manifest);
+    if (issues.length === 0 && checks.more) issues = checks.more(value as unknown as Manifest);
   }
   if (issues.length > 0) {
     throw new ManifestError(
@@ -87,6 +96,6 @@ function dedupe(issues: ManifestIssue[]): ManifestIssue[] {
   });
 }
 
-export function loadManifest(path: string): Manifest {
-  return parseManifest(readFileSync(path, 'utf8'), basename(path));
+export function loadManifest(path: string, checks: ManifestChecks = {}): Manifest {
+  return parseManifest(readFileSync(path, 'utf8'), basename(path), checks);
 }

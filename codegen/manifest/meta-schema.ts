@@ -165,6 +165,7 @@ export const manifestMetaSchema = {
           data: { $ref: '#/definitions/schemaNode' },
           extra: { $ref: '#/definitions/schemaNode' },
           figure_price_credits: { type: 'integer' },
+          limits: { type: 'object', additionalProperties: { type: 'integer', minimum: 1 } },
           citation_export: { type: 'boolean' },
           upstream: {
             type: 'object',

@@ -70,6 +70,8 @@ export interface ToolDefinition {
   data: SchemaNode;
   extra?: SchemaNode;
   figure_price_credits?: number;
+  /** Limits the handler enforces (`{{limits.<name>}}` in the tool's texts stands for the value). */
+  limits?: Record<string, number>;
   /** The tool's papers can also be answered as BibTeX, RIS or CSL-JSON (Accept header). */
   citation_export?: boolean;
   upstream?: ToolUpstream;

@@ -1,29 +1,41 @@
 /**
- * npm run api:check [-- --base <ref>]
+ * npm run api:check [-- --base <ref>] [--main <branch>]
  *
- * The CI gate for the public interface: `codegen --check`, then the OpenAPI diff between
- * `<ref>:generated/openapi.json` (default ref HEAD~1, the previous commit of main) and the working
- * tree's generated/openapi.json. Fails on every breaking (ERR) change that api-changes.yaml does not
- * acknowledge. Passes, saying so, when there is no previous commit or the file did not exist there.
+ * The CI gate for the public interface: `codegen --check`, then the OpenAPI diff over the commits
+ * this checkout adds. Which commits (docs/api-compatibility.md explains why this is sound):
+ *
+ * - `--base <ref>` (or API_CHECK_BASE): one range, <ref> -> working tree.
+ * - On a branch: one range, `git merge-base HEAD <main>` -> working tree.
+ * - On main itself (the merge base is HEAD): every first-parent step since `checked-since` of
+ *   api-changes.yaml (or since the first commit), then HEAD -> working tree. A break followed by
+ *   an unrelated commit therefore still fails: the step that made it is checked, not only the last one.
+ *
+ * In every range, each breaking (ERR) change must be acknowledged by an entry of api-changes.yaml
+ * added in that same range, and each entry added in the range must match a change of it.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCodegen } from '../cli.ts';
-import { acknowledges, readAcknowledgements } from './acknowledgements.ts';
+import { ACKNOWLEDGEMENTS_FILE, acknowledges, addedEntries, parseAcknowledgements, type Acknowledgement, type AcknowledgementFile } from './acknowledgements.ts';
 import type { Io } from './cli.ts';
-import { diffSpecs } from './diff.ts';
+import { diffSpecs, type Change } from './diff.ts';
 import { render } from './format.ts';
 import { InputError, loadSpec } from './load.ts';
 
-const usage = `Usage: npm run api:check -- [--base <ref>] [--format text|markdown|github] [--no-codegen-check]
+const usage = `Usage: npm run api:check -- [--base <ref>] [--main <branch>] [--format text|markdown|github] [--no-codegen-check]
 
 1. codegen --check (generated/ must match tools.yaml)
-2. OpenAPI diff <ref>:generated/openapi.json -> generated/openapi.json (default ref: HEAD~1)
-3. exit 1 when a breaking (ERR) change is not acknowledged in api-changes.yaml
+2. OpenAPI diff of generated/openapi.json over the commits this checkout adds:
+   --base <ref> (or API_CHECK_BASE) -> working tree; else merge-base with <main> -> working tree;
+   on main itself, every first-parent step since checked-since of api-changes.yaml
+3. exit 1 when a breaking (ERR) change is not acknowledged by an entry of api-changes.yaml added in
+   the same range, or when such an entry matches no change
 
 Options:
-  --base <ref>          the git revision to compare with (default HEAD~1; in CI, the last commit of main)
+  --base <ref>          the git revision to compare with (default: the merge base with <main>)
+  --main <branch>       the main branch (default: main, else origin/main)
   --root <dir>          the project folder (default: the current folder)
   --format <format>     how to print the diff: text (default), markdown, github
   --no-codegen-check    skip step 1 (when the caller has just run it)`;
@@ -31,32 +43,128 @@ Options:
 const consoleIo: Io = { out: (text) => console.log(text), err: (text) => console.error(text) };
 
 const SPEC = 'generated/openapi.json';
-const ACKNOWLEDGEMENTS = 'api-changes.yaml';
+/** The working tree as the end of a range. */
+const WORKTREE = null;
 
-function git(args: string[], cwd: string): boolean {
+interface Range {
+  from: string;
+  /** A commit, or null for the working tree. */
+  to: string | null;
+}
+
+class GitError extends Error {}
+
+function gitText(args: string[], cwd: string, trim = true): string | undefined {
   try {
-    execFileSync('git', args, { cwd, stdio: 'ignore' });
-    return true;
+    const text = execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
+    return trim ? text.trim() : text;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function gitText(args: string[], cwd: string): string {
-  try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return '';
-  }
+function commitOf(ref: string, cwd: string): string | undefined {
+  return gitText(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd);
 }
 
-export function runApiCheck(argv: string[], io: Io = consoleIo): number {
+/** The blob id of `path` at `commit`, or undefined when the file does not exist there. */
+function blobAt(commit: string, path: string, cwd: string): string | undefined {
+  return gitText(['rev-parse', '--verify', '--quiet', `${commit}:${path}`], cwd);
+}
+
+function textAt(end: string | null, path: string, root: string): string | undefined {
+  if (end === WORKTREE) return existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined;
+  return blobAt(end, path, root) === undefined ? undefined : gitText(['show', `${end}:${path}`], root, false);
+}
+
+function short(commit: string): string {
+  return commit.slice(0, 12);
+}
+
+function label(end: string | null): string {
+  return end === WORKTREE ? 'working tree' : short(end);
+}
+
+function acknowledgementsAt(end: string | null, root: string): AcknowledgementFile {
+  const text = textAt(end, ACKNOWLEDGEMENTS_FILE, root);
+  return text === undefined ? { entries: [] } : parseAcknowledgements(text, end === WORKTREE ? ACKNOWLEDGEMENTS_FILE : `${ACKNOWLEDGEMENTS_FILE} (at ${short(end)})`);
+}
+
+/** Picks the ranges to check; throws GitError with a message for the user when it cannot. */
+function planRanges(root: string, base: string | undefined, main: string | undefined): { ranges: Range[]; why: string } {
+  const head = commitOf('HEAD', root);
+  if (head === undefined) return { ranges: [], why: 'there is no commit yet' };
+  if (base !== undefined) {
+    const from = commitOf(base, root);
+    if (from === undefined) throw new GitError(`--base ${base} is not a commit of this repository.`);
+    return { ranges: [{ from, to: WORKTREE }], why: `--base ${base}` };
+  }
+  const mainRef = main ?? ['main', 'origin/main'].find((ref) => commitOf(ref, root) !== undefined);
+  if (mainRef === undefined || commitOf(mainRef, root) === undefined) {
+    throw new GitError(`there is no branch ${main ?? 'main (nor origin/main)'} to compare with; pass --main <branch> or --base <ref>.`);
+  }
+  const mergeBase = gitText(['merge-base', 'HEAD', mainRef], root);
+  if (mergeBase === undefined) throw new GitError(`HEAD and ${mainRef} have no common commit (a shallow clone? fetch more history or pass --base).`);
+  if (mergeBase !== head) return { ranges: [{ from: mergeBase, to: WORKTREE }], why: `the merge base with ${mainRef}` };
+
+  // On main: every first-parent step since the recorded commit, so no step is skipped.
+  const since = acknowledgementsAt(WORKTREE, root).checkedSince;
+  let sinceCommit: string | undefined;
+  if (since !== undefined) {
+    sinceCommit = commitOf(since, root);
+    if (sinceCommit === undefined || gitText(['merge-base', '--is-ancestor', sinceCommit, head], root) === undefined) {
+      throw new GitError(`checked-since ${since} of ${ACKNOWLEDGEMENTS_FILE} is not a commit before HEAD (a shallow clone? fetch more history or pass --base).`);
+    }
+  }
+  const commits = gitText(['rev-list', '--first-parent', '--reverse', sinceCommit ? `${sinceCommit}..HEAD` : 'HEAD'], root)!.split('\n').filter(Boolean);
+  const ranges: Range[] = [];
+  for (const commit of commits) {
+    const parent = commitOf(`${commit}^1`, root);
+    if (parent === undefined) {
+      if (gitText(['rev-parse', '--is-shallow-repository'], root) === 'true') {
+        throw new GitError(`this is a shallow clone without the parent of ${short(commit)}; fetch more history (or set checked-since) or pass --base.`);
+      }
+      continue; // the first commit: nothing before it
+    }
+    const touched = [SPEC, ACKNOWLEDGEMENTS_FILE].some((path) => blobAt(parent, path, root) !== blobAt(commit, path, root));
+    if (touched) ranges.push({ from: parent, to: commit });
+  }
+  const worktreeChanged = [SPEC, ACKNOWLEDGEMENTS_FILE].some((path) => textAt(WORKTREE, path, root) !== textAt(head, path, root));
+  if (worktreeChanged) ranges.push({ from: head, to: WORKTREE });
+  return { ranges, why: `every first-parent step of ${mainRef}${since ? ` since ${since}` : ''}` };
+}
+
+interface RangeResult {
+  unacknowledged: Change[];
+  stale: Acknowledgement[];
+  breaking: number;
+}
+
+function checkRange(range: Range, root: string, format: 'text' | 'markdown' | 'github', io: Io): RangeResult {
+  const fromSpec = `${range.from}:${SPEC}`;
+  const toSpec = range.to === WORKTREE ? SPEC : `${range.to}:${SPEC}`;
+  let changes: Change[] = [];
+  if (blobAt(range.from, SPEC, root) !== undefined && textAt(range.to, SPEC, root) !== undefined) {
+    changes = diffSpecs(loadSpec(fromSpec, root), loadSpec(toSpec, root));
+    io.out(render({ base: `${short(range.from)}:${SPEC}`, revision: range.to === WORKTREE ? SPEC : `${short(range.to)}:${SPEC}`, changes, ...(range.to === WORKTREE ? { file: SPEC } : {}) }, format));
+  }
+  const added = addedEntries(acknowledgementsAt(range.from, root).entries, acknowledgementsAt(range.to, root).entries);
+  const breaking = changes.filter((change) => change.level === 'ERR');
+  return {
+    unacknowledged: breaking.filter((change) => !added.some((ack) => acknowledges(ack, change))),
+    stale: added.filter((ack) => !changes.some((change) => acknowledges(ack, change))),
+    breaking: breaking.length,
+  };
+}
+
+export function runApiCheck(argv: string[], io: Io = consoleIo, env: NodeJS.ProcessEnv = process.env): number {
   let values;
   try {
     values = parseArgs({
       args: argv,
       options: {
-        base: { type: 'string', default: 'HEAD~1' },
+        base: { type: 'string' },
+        main: { type: 'string' },
         root: { type: 'string', default: '.' },
         format: { type: 'string', default: 'text' },
         'no-codegen-check': { type: 'boolean', default: false },
@@ -77,7 +185,6 @@ export function runApiCheck(argv: string[], io: Io = consoleIo): number {
     return 2;
   }
   const root = resolve(values.root);
-  const base = values.base;
   if (!values['no-codegen-check']) {
     const code = runCodegen(['--check', '--manifest', join(root, 'tools.yaml'), '--out', join(root, 'generated')]);
     if (code !== 0) {
@@ -85,45 +192,39 @@ export function runApiCheck(argv: string[], io: Io = consoleIo): number {
       return 1;
     }
   }
-  if (!git(['rev-parse', '--verify', '--quiet', `${base}^{commit}`], root)) {
-    if (argv.some((arg) => arg === '--base' || arg.startsWith('--base='))) {
-      io.err(`api:check: --base ${base} is not a commit of this repository.`);
-      return 2;
-    }
-    if (gitText(['rev-parse', '--is-shallow-repository'], root) === 'true') {
-      io.err(`api:check: this is a shallow clone without ${base}; fetch at least two commits (for example fetch-depth: 2) or pass --base.`);
-      return 2;
-    }
-    io.out(`api:check: there is no previous commit (${base}) to compare with; no OpenAPI diff, passing.`);
-    return 0;
-  }
-  if (!git(['cat-file', '-e', `${base}:${SPEC}`], root)) {
-    io.out(`api:check: ${SPEC} did not exist at ${base}; nothing to compare with, passing.`);
-    return 0;
-  }
   try {
-    const acks = readAcknowledgements(join(root, ACKNOWLEDGEMENTS));
-    const changes = diffSpecs(loadSpec(`${base}:${SPEC}`, root), loadSpec(SPEC, root));
-    io.out(render({ base: `${base}:${SPEC}`, revision: SPEC, changes, file: SPEC }, format));
-    const breaking = changes.filter((change) => change.level === 'ERR');
-    const open = breaking.filter((change) => !acks.some((ack) => acknowledges(ack, change)));
-    const unused = acks.filter((ack) => !changes.some((change) => acknowledges(ack, change)));
-    if (unused.length > 0) {
-      io.out(`api:check: ${unused.length} ${unused.length === 1 ? 'entry' : 'entries'} of ${ACKNOWLEDGEMENTS} ${unused.length === 1 ? 'matches' : 'match'} no change since ${base} (kept from earlier changes; remove when you like):` +
-        unused.map((ack) => `\n  - ${ack.rule} ${ack.operation ?? ''}`.trimEnd()).join(''));
+    const { ranges, why } = planRanges(root, values.base ?? (env.API_CHECK_BASE || undefined), values.main);
+    if (ranges.length === 0) {
+      io.out(`api:check: nothing to compare (${why}): neither ${SPEC} nor ${ACKNOWLEDGEMENTS_FILE} changed; passing.`);
+      return 0;
     }
-    if (open.length > 0) {
-      io.err(`api:check: FAILED: ${open.length} breaking change${open.length === 1 ? '' : 's'} since ${base} not acknowledged in ${ACKNOWLEDGEMENTS}:` +
-        open.map((change) => `\n  - rule: ${change.id}\n    operation: ${change.operation ?? '(none: leave operation out)'}\n    at: ${change.path}\n    change: ${change.message}`).join('') +
-        `\nIf the break is intended, add each one under \`acknowledged:\` in ${ACKNOWLEDGEMENTS} with rule, operation and a reason, and commit it.`);
+    const failures: string[] = [];
+    let breaking = 0;
+    for (const range of ranges) {
+      const span = `${short(range.from)} -> ${label(range.to)}`;
+      const result = checkRange(range, root, format, io);
+      breaking += result.breaking;
+      for (const change of result.unacknowledged) {
+        failures.push(`breaking change in ${span} not acknowledged in ${ACKNOWLEDGEMENTS_FILE}:` +
+          `\n    rule: ${change.id}\n    operation: ${change.operation ?? 'null'}\n    path: "${change.path}"\n    change: ${change.message}`);
+      }
+      for (const ack of result.stale) {
+        const file = range.to === WORKTREE ? ACKNOWLEDGEMENTS_FILE : `${ACKNOWLEDGEMENTS_FILE} (at ${short(range.to)})`;
+        failures.push(`${file}:${ack.line}: acknowledgement (rule ${ack.rule}, operation ${ack.operation ?? 'null'}, path ${ack.path}) ` +
+          `matches no change in ${span}; remove it or correct it`);
+      }
+    }
+    if (failures.length > 0) {
+      io.err(`api:check: FAILED (compared with ${why}):` + failures.map((failure) => `\n  - ${failure}`).join('') +
+        `\nAn intended break is acknowledged by adding, in the same commit or branch, an entry with the rule, operation, path and a reason under \`acknowledged:\` in ${ACKNOWLEDGEMENTS_FILE}.`);
       return 1;
     }
-    io.out(breaking.length === 0
-      ? `api:check: passed: no breaking change since ${base}.`
-      : `api:check: passed: ${breaking.length} breaking change${breaking.length === 1 ? '' : 's'} since ${base}, all acknowledged in ${ACKNOWLEDGEMENTS}.`);
+    io.out(breaking === 0
+      ? `api:check: passed (compared with ${why}): no breaking change.`
+      : `api:check: passed (compared with ${why}): ${breaking} breaking change${breaking === 1 ? '' : 's'}, each acknowledged in ${ACKNOWLEDGEMENTS_FILE}.`);
     return 0;
   } catch (error) {
-    if (error instanceof InputError) {
+    if (error instanceof InputError || error instanceof GitError) {
       io.err(`api:check: ${error.message}`);
       return 2;
     }

@@ -19,7 +19,7 @@ export function levelRank(level: Level): number {
 export interface Rule {
   id: string;
   level: Level;
-  /** One row of the README table; several location variants of one check share a row. */
+  /** One row of the policy table (docs/api-compatibility.md); several location variants of one check share a row. */
   row: string;
   section: string;
   text: string;

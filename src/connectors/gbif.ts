@@ -77,6 +77,7 @@ export function parseVernacular(body: unknown): Taxon | undefined {
 
 /** The matched taxon of a v2 (nested) or v1 (flat) match answer; undefined for matchType NONE. */
 export function parseMatch(body: unknown): Taxon | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- GBIF answers loose JSON, read field by field
   const root = body as Record<string, any>;
   if (!root || typeof root !== 'object') throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered with a name match that is not an object`);
   const nested = root.usage && typeof root.usage === 'object';

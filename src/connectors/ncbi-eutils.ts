@@ -1,8 +1,8 @@
 /**
- * NCBI E-utilities, the one client of pubmed (db=pubmed), ncbi-gene (db=gene) and geo (db=gds):
- * esearch and esummary (retmode=json), efetch (XML). The three sources sit on one host and one
- * request-rate limit (3/s without a key, 10/s with `api_key`; the host group "ncbi" of the upstream
- * layer paces them together). E-utilities report many failures with HTTP 200 and an
+ * The one NCBI E-utilities client (esearch, esummary, efetch), shared by pubmed (db=pubmed),
+ * ncbi-gene (db=gene) and geo (db=gds): the polite tool/email parameters, the optional api_key, and
+ * the HTTP-200 error bodies. All three sit on one host and one request-rate limit (3/s without a key;
+ * the host group "ncbi" of the upstream layer paces them together). E-utilities report many failures with HTTP 200 and an
  * `error` member in the body; those become UpstreamErrors here, while "no items found" is zero hits.
  */
 import type { SourceId } from '../../generated/types.ts';
@@ -10,6 +10,8 @@ import { PRODUCT, type UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 
 export type EutilsSource = Extract<SourceId, 'pubmed' | 'ncbi-gene' | 'geo'>;
+
+type Params = Record<string, string | number | undefined>;
 
 export interface SearchHits {
   count: number;
@@ -41,8 +43,7 @@ export function parseSearch(source: EutilsSource, body: unknown): { count: numbe
   if (!top || !result) throw new UpstreamError(source, 'bad_body', `${source} answered without an esearchresult`);
   const error = bodyError(top, result);
   if (error) throw new UpstreamError(source, 'http_error', `${source} reported an error: ${error}`);
-  if (!Array.isArray(result.idlist)) throw new UpstreamError(source, 'bad_body', `${source} answered without an esearchresult id list`);
-  const ids = result.idlist.map(String);
+  const ids = Array.isArray(result.idlist) ? result.idlist.map(String) : [];
   const count = Number(result.count ?? ids.length);
   return { count: Number.isFinite(count) ? count : ids.length, ids };
 }
@@ -61,42 +62,29 @@ export function parseSummaries(source: EutilsSource, body: unknown): Array<Recor
   });
 }
 
+/** One esearch or esummary request (retmode=json), with the polite parameters and the key when one is set. */
+export function eutilsJson(upstream: UpstreamClient, source: EutilsSource, utility: 'esearch' | 'esummary', params: Params) {
+  return upstream.getJson(source, { path: `/${utility}.fcgi`, searchParams: { ...params, retmode: 'json', ...politeParams(upstream) }, key: { query: 'api_key' } });
+}
+
+/** One efetch request (retmode=xml), answered as text. */
+export function efetchXml(upstream: UpstreamClient, source: EutilsSource, params: Params) {
+  return upstream.getText(source, { path: '/efetch.fcgi', searchParams: { ...params, retmode: 'xml', ...politeParams(upstream) }, key: { query: 'api_key' } });
+}
+
 export async function esearch(
   upstream: UpstreamClient,
   source: EutilsSource,
-  params: { db: string; term: string; retmax: number; retstart?: number; sort?: string; publishedFrom?: number; publishedTo?: number },
+  params: { db: string; term: string; retmax: number; retstart?: number; sort?: string },
 ): Promise<SearchHits> {
-  const dated = params.publishedFrom !== undefined || params.publishedTo !== undefined;
-  const answer = await upstream.getJson(source, {
-    path: '/esearch.fcgi',
-    searchParams: {
-      db: params.db, term: params.term, retmax: params.retmax, retstart: params.retstart || undefined, sort: params.sort, retmode: 'json',
-      // A year range as publication dates; an open end is the widest year E-utilities accept.
-      datetype: dated ? 'pdat' : undefined, mindate: dated ? String(params.publishedFrom ?? 1000) : undefined, maxdate: dated ? String(params.publishedTo ?? 3000) : undefined,
-      ...politeParams(upstream),
-    },
-    key: { query: 'api_key' },
-  });
+  const answer = await eutilsJson(upstream, source, 'esearch', { db: params.db, term: params.term, retmax: params.retmax, retstart: params.retstart || undefined, sort: params.sort });
   return { ...parseSearch(source, answer.body), retrievedAt: answer.retrievedAt };
 }
 
 export async function esummary(upstream: UpstreamClient, source: EutilsSource, db: string, ids: string[]): Promise<Summaries> {
   if (ids.length === 0) return { records: [], retrievedAt: new Date().toISOString() };
-  const answer = await upstream.getJson(source, {
-    path: '/esummary.fcgi',
-    searchParams: { db, id: ids.join(','), retmode: 'json', ...politeParams(upstream) },
-    key: { query: 'api_key' },
-  });
+  const answer = await eutilsJson(upstream, source, 'esummary', { db, id: ids.join(',') });
   return { records: parseSummaries(source, answer.body), retrievedAt: answer.retrievedAt };
-}
-
-/** The XML text of an efetch answer (db and ids as given); parsing is the caller's, as each database has its own layout. */
-export async function efetch(upstream: UpstreamClient, source: EutilsSource, db: string, ids: string[]): Promise<{ body: string; retrievedAt: string }> {
-  return upstream.getText(source, {
-    path: '/efetch.fcgi',
-    searchParams: { db, id: ids.join(','), retmode: 'xml', ...politeParams(upstream) },
-    key: { query: 'api_key' },
-  });
 }
 
 /** A term for an E-utilities query: double quotes and brackets removed so the words cannot change the query's fields. */

@@ -44,9 +44,11 @@ export interface DailyMean {
 }
 
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAQ answers loose JSON, read field by field
 function results(body: unknown): Array<Record<string, any>> {
   const list = (body as { results?: unknown })?.results;
   if (!Array.isArray(list)) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without a results list`);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAQ answers loose JSON, read field by field
   return list as Array<Record<string, any>>;
 }
 
@@ -91,6 +93,7 @@ export function parseLocations(body: unknown, centre?: { latitude: number; longi
       longitude,
       distanceKm: km === undefined ? undefined : Math.round(km * 1000) / 1000,
       provider: text(location.provider?.name),
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAQ answers loose JSON, read field by field
       licenses: (Array.isArray(location.licenses) ? location.licenses : []).flatMap((license: Record<string, any>) =>
         text(license.name) ? [{ name: text(license.name)!, attribution: text(license.attribution?.name) }] : [],
       ),
@@ -101,6 +104,7 @@ export function parseLocations(body: unknown, centre?: { latitude: number; longi
 }
 
 /** Sensors of the six pollutants (the `sensors` of a location, or the results of /sensors/{id} and /locations/{id}/sensors). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAQ answers loose JSON, read field by field
 export function parseSensors(list: Array<Record<string, any>>): Sensor[] {
   return list.flatMap((sensor): Sensor[] => {
     const pollutant = text(sensor.parameter?.name);

@@ -9,7 +9,7 @@ import type { Paper } from '../literature/paper.ts';
 import { asArray, parseSourceXml, textOf } from '../literature/xml.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
-import { efetch, esearch, esummary, parseSummaries as summaryRecords } from './ncbi-eutils.ts';
+import { efetchXml, eutilsJson } from './ncbi-eutils.ts';
 
 export const SOURCE = 'pubmed' as const;
 
@@ -17,19 +17,31 @@ type Json = Record<string, unknown>;
 const obj = (value: unknown): Json | undefined => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined);
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-/** Papers of an esummary answer, in the order of `result.uids`; ids that could not be summarised are left out. */
-export function parseSummaries(body: unknown): Paper[] {
-  return summaryRecords(SOURCE, body).map(paperOfSummary);
+/** The ids of an esearch answer; an ERROR in the 200 body is a source failure. */
+export function parseSearch(body: unknown): { count: number; ids: string[] } {
+  const result = obj(obj(body)?.esearchresult);
+  const error = str(result?.ERROR) ?? str(obj(body)?.error);
+  if (error) throw new UpstreamError(SOURCE, 'http_error', `pubmed reported an error: ${error}`);
+  if (!result || !Array.isArray(result.idlist)) throw new UpstreamError(SOURCE, 'bad_body', 'pubmed answered without an esearchresult id list');
+  return { count: Number(result.count ?? 0), ids: (result.idlist as unknown[]).filter((id): id is string => typeof id === 'string' && /^\d+$/.test(id)) };
 }
 
-/** One esummary document as a paper. */
-function paperOfSummary(doc: Json): Paper {
+/** Papers of an esummary answer, in the order of `result.uids`; ids that could not be summarised are left out. */
+export function parseSummaries(body: unknown): Paper[] {
+  const top = obj(body);
+  const error = str(top?.error);
+  if (error) throw new UpstreamError(SOURCE, 'http_error', `pubmed reported an error: ${error}`);
+  const result = obj(top?.result);
+  if (!result || !Array.isArray(result.uids)) throw new UpstreamError(SOURCE, 'bad_body', 'pubmed answered without an esummary result');
+  return (result.uids as unknown[]).flatMap((uid) => {
+    const doc = obj(result[String(uid)]);
+    if (!doc || doc.error) return [];
     const ids = Array.isArray(doc.articleids) ? (doc.articleids as unknown[]).map(obj) : [];
     const idOf = (type: string) => str(ids.find((entry) => entry?.idtype === type)?.value);
     const year = /^(\d{4})/.exec(str(doc.pubdate) ?? str(doc.sortpubdate) ?? '')?.[1];
     const sortDate = /^(\d{4})\/(\d{2})\/(\d{2})/.exec(str(doc.sortpubdate) ?? '');
     const pmid = String(doc.uid);
-    return {
+    return [{
       nativeId: pmid,
       url: `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`,
       title: str(doc.title),
@@ -46,7 +58,8 @@ function paperOfSummary(doc: Json): Paper {
       pmcid: normalizePmcid(idOf('pmc')),
       isOpenAccess: idOf('pmc') ? true : undefined,
       openAccessUrl: idOf('pmc') ? `https://pmc.ncbi.nlm.nih.gov/articles/${normalizePmcid(idOf('pmc'))}/` : undefined,
-    };
+    } satisfies Paper];
+  });
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -124,17 +137,20 @@ export interface ArticleSearch {
 /** esearch (relevance order, year range as publication dates, free full text as a subset) then esummary. */
 export async function searchArticles(upstream: UpstreamClient, search: ArticleSearch): Promise<{ papers: Paper[]; retrievedAt: string }> {
   const term = search.openAccessOnly ? `(${search.query}) AND free full text[sb]` : search.query;
-  const found = await esearch(upstream, SOURCE, {
-    db: 'pubmed', term, retmax: Math.min(100, search.limit), sort: 'relevance', publishedFrom: search.yearFrom, publishedTo: search.yearTo,
+  const dated = search.yearFrom !== undefined || search.yearTo !== undefined;
+  const found = await eutilsJson(upstream, SOURCE, 'esearch', {
+    db: 'pubmed', term, retmax: Math.min(100, search.limit), sort: 'relevance',
+    datetype: dated ? 'pdat' : undefined, mindate: dated ? String(search.yearFrom ?? 1000) : undefined, maxdate: dated ? String(search.yearTo ?? 3000) : undefined,
   });
-  if (found.ids.length === 0) return { papers: [], retrievedAt: found.retrievedAt };
-  const summary = await esummary(upstream, SOURCE, 'pubmed', found.ids);
-  return { papers: summary.records.map(paperOfSummary), retrievedAt: summary.retrievedAt };
+  const { ids } = parseSearch(found.body);
+  if (ids.length === 0) return { papers: [], retrievedAt: found.retrievedAt };
+  const summary = await eutilsJson(upstream, SOURCE, 'esummary', { db: 'pubmed', id: ids.join(',') });
+  return { papers: parseSummaries(summary.body), retrievedAt: summary.retrievedAt };
 }
 
 /** One article with its abstract (efetch); undefined when PubMed does not know the PMID. */
 export async function fetchArticle(upstream: UpstreamClient, pmid: string): Promise<{ paper?: Paper; retrievedAt: string } | undefined> {
-  const answer = await efetch(upstream, SOURCE, 'pubmed', [pmid]);
+  const answer = await efetchXml(upstream, SOURCE, { db: 'pubmed', id: pmid });
   const paper = parseEfetch(answer.body).find((candidate) => candidate.pmid === pmid);
   return paper ? { paper, retrievedAt: answer.retrievedAt } : undefined;
 }

@@ -1,10 +1,11 @@
 /** A figure's description and labels as the figure tools receive them: parsed into a graph, and checked. */
+import { tools } from '../../generated/tools.ts';
 import { FigureInputError, type FigureGraph } from './model.ts';
 import { isMermaid, parseMermaid } from './parse-mermaid.ts';
 import { parseSentences } from './parse-text.ts';
 
-export const MAX_LABELS = 30;
-export const MAX_LABEL_LENGTH = 120;
+export const MAX_LABELS = tools.create_figure.limits.labels;
+export const MAX_LABEL_LENGTH = tools.create_figure.limits.label_length;
 
 export function parseDescription(description: string): FigureGraph {
   return isMermaid(description) ? parseMermaid(description) : parseSentences(description);

@@ -66,7 +66,7 @@ export function parseMermaid(description: string): FigureGraph {
     const idMatch = /^\s*([A-Za-z0-9_][\w.-]*?)(?=\s|$|[[({>&;]|-->|---|-\.|==|--)/.exec(text) ?? /^\s*([\w-]+)/.exec(text);
     if (!idMatch) throw new FigureInputError('description', `Mermaid line ${lineNumber}: expected a node id at "${text.trim().slice(0, 40)}"`);
     const id = idMatch[1]!;
-    let rest = text.slice(idMatch[0].length);
+    const rest = text.slice(idMatch[0].length);
     for (const [open, close, shape] of SHAPES) {
       if (!rest.startsWith(open)) continue;
       const end = rest.indexOf(close, open.length);

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import { LedgerError } from './errors.ts';
 import { requireAccount } from './account-lookup.ts';
+import { packs } from '../../generated/tools.ts';
 import { OPERATOR, recordChange, type Actor } from './changes.ts';
 import { inTransaction } from './transaction.ts';
 
-/** Discipline packs (the spec's `discipline` values). Every pack is on unless an account switched it off. */
-export const PACK_IDS = ['general', 'life', 'chem', 'earth', 'astro', 'humanities'] as const;
+/** Discipline packs (the spec's `discipline` values), from tools.yaml. Every pack is on unless an account switched it off. */
+export const PACK_IDS = packs.map((pack) => pack.id);
 export type PackId = (typeof PACK_IDS)[number];
 export type PackSettings = Record<PackId, boolean>;
 

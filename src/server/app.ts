@@ -27,6 +27,7 @@ import { InFlight } from './in-flight.ts';
 import { KeyVerifier } from './key-cache.ts';
 import { createRateLimits } from './rate-limits.ts';
 import { createRequestValidator } from './request-validation.ts';
+import { createResponseValidator } from './response-validation.ts';
 import { mcpRouter } from './mcp.ts';
 import { createToolCallRunner, type ToolCallServices } from './run-tool-call.ts';
 import { toolCallHandler } from './tool-call.ts';
@@ -41,11 +42,14 @@ export interface AppDependencies {
   upstream?: UpstreamClient;
   /** What draws figures; the built-in renderer in worker threads unless supplied. */
   figureRenderer?: FigureRenderer;
+  /** Check every JSON answer against generated/openapi.json (a mismatch becomes a 500); on under NODE_ENV=test. */
+  validateResponses?: boolean;
 }
 
-export async function createApp({ db, config, logger, handlers = createHandlers(), upstream = createUpstreamClient(config, logger), figureRenderer }: AppDependencies): Promise<Express> {
+export async function createApp({ db, config, logger, handlers = createHandlers(), upstream = createUpstreamClient(config, logger), figureRenderer, validateResponses = process.env.NODE_ENV === 'test' }: AppDependencies): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
+  if (validateResponses) app.use(createResponseValidator(openapi));
   // Security headers on every answer (the docs page and figure files set their own policies on top).
   app.use(helmet());
   if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));

@@ -4,6 +4,7 @@
  * corrections are `corrected`, an expression of concern is its own status: neither is ever reported
  * as a retraction.
  */
+import { tools } from '../../generated/tools.ts';
 import PQueue from 'p-queue';
 import type { ToolHandler } from '../../generated/routes.ts';
 import type { CheckRetractionsArgs, CheckRetractionsData, ToolRecord } from '../../generated/types.ts';
@@ -18,7 +19,7 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import type { ToolContext } from './context.ts';
 import { assemble, count, describeFailure, fanOutOfItems, makeRecord } from './result.ts';
 
-export const MAX_DOIS = 100;
+export const MAX_DOIS = tools.check_retractions.limits.dois;
 const PARALLEL_DOIS = 4;
 
 /** Most serious first. */

@@ -12,7 +12,7 @@ import { fileUrl, MIME_TYPES } from '../figures/files.ts';
 import { FigureInputError, type FigureSpec } from '../figures/model.ts';
 import { findFigure, insertFigure, newFigureId, type FigureRow } from '../figures/store.ts';
 import { waitForFigure } from '../figures/wait.ts';
-import { builtinRecord } from './builtin.ts';
+import { builtinRecord } from '../builtin-record.ts';
 import type { ToolContext } from './context.ts';
 
 /** Seconds a caller should wait before asking get_figure again (spec part 8). */

@@ -1,6 +1,6 @@
 import { capabilities, tools } from '../../generated/tools.ts';
 import type { ListCapabilitiesArgs, ListCapabilitiesData, ToolOutcome } from '../../generated/types.ts';
-import { builtinRecord } from './builtin.ts';
+import { builtinRecord } from '../builtin-record.ts';
 
 type CapabilityId = ListCapabilitiesData['id'];
 type Pack = ListCapabilitiesData['pack'];

@@ -5,6 +5,7 @@
  * its published limit. A cited DOI that resolves is not taken as proof: its work must match the
  * cited title and authors like any other candidate.
  */
+import { tools } from '../../generated/tools.ts';
 import PQueue from 'p-queue';
 import type { ToolHandler } from '../../generated/routes.ts';
 import type { ToolRecord, VerifyReferencesArgs, VerifyReferencesData } from '../../generated/types.ts';
@@ -18,7 +19,7 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import type { ToolContext } from './context.ts';
 import { assemble, count, describeFailure, fanOutOfItems, makeRecord } from './result.ts';
 
-export const MAX_REFERENCES = 50;
+export const MAX_REFERENCES = tools.verify_references.limits.references;
 /** References checked at the same time; each source's own rate limit paces the requests beneath. */
 export const PARALLEL_REFERENCES = 4;
 

@@ -1,5 +1,5 @@
 /**
- * The README's table of upstream sources, written from the manifest (generated/tools.ts):
+ * The table of upstream sources in docs/operations.md, written from the manifest (generated/tools.ts):
  * `npx tsx src/upstream/source-table.ts` prints it as Markdown.
  */
 import { sources, tools } from '../../generated/tools.ts';

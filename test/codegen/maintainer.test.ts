@@ -3,27 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Project, ts } from 'ts-morph';
-import { parseDocument } from 'yaml';
+import { parse, parseDocument } from 'yaml';
 import { runCodegen } from '../../codegen/cli.ts';
 
-const newTool = {
-  name: 'lookup_star_catalogue',
-  title: 'Look up a star catalogue entry',
-  description: 'Finds a star in a catalogue by its number.',
-  pack: 'astro',
-  credits: 1,
-  capability: 'astro_objects',
-  record_type: 'star',
-  input: {
-    properties: {
-      number: { type: 'integer', minimum: 1, description: 'Catalogue number.' },
-      limit: { type: 'integer', minimum: 1, maximum: 10, default: 3, description: 'Entries.' },
-    },
-    required: ['number'],
-  },
-  data: { properties: { magnitude: { type: 'number' } }, required: ['magnitude'] },
-  upstream: { calls: [{ source: 'simbad', function: 'tapQuery' }] },
-};
+/** The example tool of CONTRIBUTING.md's "Adding a tool", exactly as written there. */
+function contributingExample(): unknown {
+  const text = readFileSync('CONTRIBUTING.md', 'utf8');
+  const block = /<!-- contributing:tool-example:start -->\n```yaml\n([\s\S]*?)```\n<!-- contributing:tool-example:end -->/.exec(text);
+  if (!block) throw new Error('CONTRIBUTING.md has no tool example between its markers');
+  const [tool] = parse(block[1]!) as unknown[];
+  return tool;
+}
+const newTool = contributingExample();
 
 function quietly<T>(run: () => T): T {
   const log = console.log;
@@ -38,7 +29,7 @@ function quietly<T>(run: () => T): T {
   }
 }
 
-describe('a maintainer adds a tool to tools.yaml and runs codegen', () => {
+describe('a maintainer adds the tool of CONTRIBUTING.md to tools.yaml and runs codegen', () => {
   let folder: string;
   before(() => {
     folder = mkdtempSync(join(tmpdir(), 'codegen-maintainer-'));
@@ -59,7 +50,7 @@ describe('a maintainer adds a tool to tools.yaml and runs codegen', () => {
       additionalProperties: false,
       properties: {
         number: { type: 'integer', description: 'Catalogue number.', minimum: 1 },
-        limit: { type: 'integer', description: 'Entries.', minimum: 1, maximum: 10, default: 3 },
+        limit: { type: 'integer', description: 'Entries to return.', minimum: 1, maximum: 100, default: 10 },
       },
       required: ['number'],
     });

@@ -5,6 +5,7 @@ import { eventually } from '../support/eventually.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { call, documentationAddress, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { stubHandlers } from '../support/stub-handlers.ts';
+import { capabilities, tools } from '../../generated/tools.ts';
 
 describeOnEachEngine('REST API end to end over HTTP', (engine) => {
   let server: TestServer;
@@ -16,10 +17,10 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
   const post = (tool: string, options: Parameters<typeof call>[2] = {}) => call(server.baseUrl, `/api/v1/${tool}`, { method: 'POST', ...options });
 
   describe('the unauthenticated GET addresses', () => {
-    it('GET /api/v1 lists all 30 tools with pack, credits and path', async () => {
+    it('GET /api/v1 lists every tool of tools.yaml with pack, credits and path', async () => {
       const answer = await call(server.baseUrl, '/api/v1');
       expect(answer.status).to.equal(200);
-      expect(answer.body.tools).to.have.length(30);
+      expect(answer.body.tools).to.have.length(Object.keys(tools).length);
       expect(answer.body.tools.find((tool: { name: string }) => tool.name === 'verify_references')).to.deep.include({
         name: 'verify_references', pack: 'general', credits: 2, path: '/api/v1/verify_references',
       });
@@ -78,7 +79,7 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       const caller = await newCaller(engine.db, 0);
       const answer = await post('list_capabilities', { key: caller.key });
       expect(answer.status).to.equal(200);
-      expect(answer.body.records).to.have.length(25);
+      expect(answer.body.records).to.have.length(capabilities.length);
     });
   });
 

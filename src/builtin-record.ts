@@ -1,4 +1,4 @@
-import { BUILTIN_SOURCE } from '../../generated/types.ts';
+import { BUILTIN_SOURCE } from '../generated/types.ts';
 
 /** Licence and attribution of records the service makes itself (capabilities, figures). */
 export const builtinRecord = {

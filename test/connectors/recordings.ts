@@ -1,9 +1,10 @@
 /**
  * The shared upstream recordings (made by other projects, kept outside this project) and the
- * project's own fixtures. Suites that need the recordings skip, saying so, when the folder is absent.
+ * project's own fixtures. Suites that need the recordings skip, saying so, when the folder is absent (in CI they fail).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { skipOrFailWithoutShared } from '../support/shared-folder.ts';
 
 const shared = (source: string) => new URL(`../../../shared/fixtures/upstream/${source}/`, import.meta.url);
 const own = (source: string) => new URL(`../fixtures/${source}/`, import.meta.url);
@@ -22,8 +23,7 @@ export function describeRecordings(source: string, body: () => void): void {
   describe(`${source} on the shared upstream recordings`, function () {
     if (!existsSync(folder)) {
       before(function () {
-        console.log(`Skipped: the shared upstream recordings for ${source} are not in this checkout (${source} folder of ../shared/fixtures/upstream).`);
-        this.skip();
+        skipOrFailWithoutShared(this, `the shared upstream recordings for ${source} (${source} folder of ../shared/fixtures/upstream)`);
       });
     }
     body();

@@ -12,6 +12,7 @@ import { fixture, recording } from '../connectors/recordings.ts';
 import type { EngineUnderTest } from '../support/databases.ts';
 import { json, startFakeUpstream, type FakeUpstream, type Reply } from '../support/fake-upstream.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
+import { skipOrFailWithoutShared } from '../support/shared-folder.ts';
 import { nullPaths } from '../tools/support.ts';
 
 export const LIFE_SOURCES = ['ncbi-gene', 'uniprot', 'ensembl', 'reactome', 'string', 'interpro', 'rcsb-pdb', 'alphafold', 'clinicaltrials', 'chembl', 'openfda', 'gtex', 'geo'] as const;
@@ -47,8 +48,7 @@ export function sourcesHarness<Source extends string>(engine: EngineUnderTest, s
   let server: TestServer | undefined;
   before(async function () {
     if (!existsSync(fileURLToPath(new URL('../../../shared/fixtures/upstream/', import.meta.url)))) {
-      console.log('Skipped: the shared upstream recordings (../shared/fixtures/upstream) are not in this checkout.');
-      this.skip();
+      skipOrFailWithoutShared(this, 'the shared upstream recordings (../shared/fixtures/upstream)');
     }
     fake = await startFakeUpstream();
   });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { skipOrFailWithoutShared } from '../support/shared-folder.ts';
 import { conformanceAvailable, conformanceFolder, loadCases, runCase, type Outcome } from './conformance.ts';
 
 /**
@@ -13,8 +14,7 @@ const DELIBERATE: Record<string, string> = {
 describe('openapi:diff against the oasdiff conformance cases', function () {
   if (!conformanceAvailable()) {
     it('is skipped: the shared conformance folder is absent', function () {
-      console.log(`      (skipped: ${conformanceFolder} is absent, so the oasdiff conformance cases were not run)`);
-      this.skip();
+      skipOrFailWithoutShared(this, `the oasdiff conformance cases (${conformanceFolder})`);
     });
     return;
   }

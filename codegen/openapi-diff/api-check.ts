@@ -100,10 +100,11 @@ function planRanges(root: string, base: string | undefined, main: string | undef
     return { ranges: [{ from, to: WORKTREE }], why: `--base ${base}` };
   }
   const mainRef = main ?? ['main', 'origin/main'].find((ref) => commitOf(ref, root) !== undefined);
-  if (mainRef === undefined || commitOf(mainRef, root) === undefined) {
-    throw new GitError(`there is no branch ${main ?? 'main (nor origin/main)'} to compare with; pass --main <branch> or --base <ref>.`);
+  if (main !== undefined && commitOf(main, root) === undefined) {
+    throw new GitError(`there is no branch ${main} to compare with; pass --main <branch> or --base <ref>.`);
   }
-  const mergeBase = gitText(['merge-base', 'HEAD', mainRef], root);
+  // A checkout with no main branch at all (a CI clone of main's commits under another name, or detached) is treated as main itself.
+  const mergeBase = mainRef === undefined ? head : gitText(['merge-base', 'HEAD', mainRef], root);
   if (mergeBase === undefined) throw new GitError(`HEAD and ${mainRef} have no common commit (a shallow clone? fetch more history or pass --base).`);
   if (mergeBase !== head) return { ranges: [{ from: mergeBase, to: WORKTREE }], why: `the merge base with ${mainRef}` };
 
@@ -112,8 +113,12 @@ function planRanges(root: string, base: string | undefined, main: string | undef
   let sinceCommit: string | undefined;
   if (since !== undefined) {
     sinceCommit = commitOf(since, root);
-    if (sinceCommit === undefined || gitText(['merge-base', '--is-ancestor', sinceCommit, head], root) === undefined) {
-      throw new GitError(`checked-since ${since} of ${ACKNOWLEDGEMENTS_FILE} is not a commit before HEAD (a shallow clone? fetch more history or pass --base).`);
+    const shallow = gitText(['rev-parse', '--is-shallow-repository'], root) === 'true';
+    if (sinceCommit === undefined && shallow) {
+      // A shallow clone (as some CI systems make) does not reach back that far: check the steps it has, and say so.
+      console.log(`api:check: this shallow clone does not reach checked-since ${since}; checking the first-parent steps it holds.`);
+    } else if (sinceCommit === undefined || gitText(['merge-base', '--is-ancestor', sinceCommit, head], root) === undefined) {
+      throw new GitError(`checked-since ${since} of ${ACKNOWLEDGEMENTS_FILE} is not a commit before HEAD (fetch more history or pass --base).`);
     }
   }
   const commits = gitText(['rev-list', '--first-parent', '--reverse', sinceCommit ? `${sinceCommit}..HEAD` : 'HEAD'], root)!.split('\n').filter(Boolean);
@@ -122,16 +127,16 @@ function planRanges(root: string, base: string | undefined, main: string | undef
     const parent = commitOf(`${commit}^1`, root);
     if (parent === undefined) {
       if (gitText(['rev-parse', '--is-shallow-repository'], root) === 'true') {
-        throw new GitError(`this is a shallow clone without the parent of ${short(commit)}; fetch more history (or set checked-since) or pass --base.`);
+        console.log(`api:check: this shallow clone ends at ${short(commit)}; the step into it is not checked.`);
       }
-      continue; // the first commit: nothing before it
+      continue; // the first commit (or the shallow end): nothing before it here
     }
     const touched = [SPEC, ACKNOWLEDGEMENTS_FILE].some((path) => blobAt(parent, path, root) !== blobAt(commit, path, root));
     if (touched) ranges.push({ from: parent, to: commit });
   }
   const worktreeChanged = [SPEC, ACKNOWLEDGEMENTS_FILE].some((path) => textAt(WORKTREE, path, root) !== textAt(head, path, root));
   if (worktreeChanged) ranges.push({ from: head, to: WORKTREE });
-  return { ranges, why: `every first-parent step of ${mainRef}${since ? ` since ${since}` : ''}` };
+  return { ranges, why: `every first-parent step of ${mainRef ?? 'HEAD'}${since ? ` since ${since}` : ''}` };
 }
 
 interface RangeResult {

@@ -175,6 +175,33 @@ describe('npm run api:check (the CI gate) in temporary git repositories', () => 
     expect(passed.code).to.equal(0);
   });
 
+  it('a clone without a main branch (detached, as a CI checkout may be) is checked as main', () => {
+    commitRemoval(() => 'acknowledged: []\n');
+    git('checkout', '--quiet', '--detach');
+    git('branch', '--quiet', '-D', 'main');
+    const failed = check(['--root', repo, '--no-codegen-check']);
+    expect([failed.code, failed.err.split('\n')[0]]).to.deep.equal([1, 'api:check: FAILED (compared with every first-parent step of HEAD):']);
+  });
+
+  it('a shallow clone that does not reach checked-since checks the steps it holds, and says so', () => {
+    const first = git('rev-parse', 'HEAD');
+    commitRemoval((tool, argument) => `checked-since: ${first}\nacknowledged:\n${acknowledgement(tool, argument)}`);
+    commitUnrelated();
+    commitUnrelated();
+    const shallow = mkdtempSync(join(tmpdir(), 'api-check-shallow-'));
+    try {
+      execFileSync('git', ['clone', '--quiet', '--depth', '2', `file://${repo}`, shallow], { stdio: 'ignore' });
+      const result = check(['--root', shallow, '--no-codegen-check']);
+      expect(result.out.split('\n').slice(0, 2)).to.deep.equal([
+        `api:check: this shallow clone does not reach checked-since ${first}; checking the first-parent steps it holds.`,
+        `api:check: this shallow clone ends at ${git('rev-parse', 'HEAD~1').slice(0, 12)}; the step into it is not checked.`,
+      ]);
+      expect([result.code, result.err]).to.deep.equal([0, '']);
+    } finally {
+      rmSync(shallow, { recursive: true, force: true });
+    }
+  });
+
   it('an old acknowledgement does not approve a later break on the same operation', () => {
     const first = commitRemoval((tool, argument) => `acknowledged:\n${acknowledgement(tool, argument)}`);
     git('checkout', '--quiet', '-b', 'feature');

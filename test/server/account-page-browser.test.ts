@@ -69,7 +69,8 @@ describeInBrowser('the account settings page in headless Chromium (loopback only
       expect(secret).to.match(/^sm_[0-9A-Za-z]{40}$/);
       expect((await call(server.baseUrl, '/api/v1/account', { key: secret })).status).to.equal(200);
       await page.getByRole('button', { name: 'Copy' }).click();
-      expect(await page.locator('#status').textContent()).to.be.oneOf(['Key copied to the clipboard.', 'Select and copy the key with your keyboard (Ctrl+C or ⌘C).']);
+      // The copy is asynchronous: wait for the page to say how it went (copied, or select it yourself where the clipboard is refused).
+      await page.locator('#status').filter({ hasText: /^(Key copied to the clipboard\.|Select and copy the key with your keyboard \(Ctrl\+C or ⌘C\)\.)$/ }).waitFor();
       await page.getByRole('button', { name: 'Done' }).click();
       expect([await page.locator('#new-key').isHidden(), await page.locator('#new-key-value').inputValue()]).to.deep.equal([true, '']);
       expect(await page.content()).to.not.include(secret);

@@ -61,6 +61,8 @@ function openMysql(databaseUrl: string): Knex {
       charset: 'utf8mb4',
       // DATETIME columns hold UTC; without this mysql2 would convert through the host's time zone.
       timezone: 'Z',
+      // The call path sends a transaction's statements together (statements.ts); values are always bound, never spliced in.
+      multipleStatements: true,
     },
     pool: { min: 0, max: POOL_SIZE, afterCreate: setMysqlSessionTimeouts },
     acquireConnectionTimeout: POOL_ACQUIRE_TIMEOUT_MS,

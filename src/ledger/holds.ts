@@ -16,7 +16,8 @@ import { LedgerError, isUniqueViolation } from './errors.ts';
 import { inTransaction } from './transaction.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
-export type HoldResult = { ok: true } | { ok: false; balance: number };
+/** A refusal says what the account holds; a success may say what is left (a batched hold reads it). */
+export type HoldResult = { ok: true; balance?: number } | { ok: false; balance: number };
 
 /** A call's hold: whose credits and how many. */
 export interface Held {

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -15,4 +16,13 @@ export function newAccountId(): string {
 
 export function newKeyId(): string {
   return `key_${randomBase62(16)}`;
+}
+
+/**
+ * `call_` and 32 hex digits: a UUIDv7, whose leading milliseconds make ids of later calls sort
+ * later, so the ledger's and call log's indexes grow at their end instead of at random pages
+ * (on SQLite that is several times fewer pages written per commit).
+ */
+export function newCallId(): string {
+  return `call_${uuidv7().replace(/-/g, '')}`;
 }

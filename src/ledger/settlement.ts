@@ -10,8 +10,12 @@
  * the same call id: the unique indexes make a repeated write a no-op, which is also how a COMMIT
  * whose acknowledgement was lost is found out. A hold nobody settles (a crash, a database out of
  * reach for longer than the retries) is released by the reconciler (reconcile.ts).
+ *
+ * With `batches` (the server's), the first attempt of a hold and of a capture joins the account's
+ * group commit (call-batches.ts); when that batch fails, the call goes on here one by one as above.
  */
 import type { Knex } from 'knex';
+import type { CallBatches } from './call-batches.ts';
 import { callRow, recordCall, type CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
@@ -27,6 +31,15 @@ export interface HoldOptions {
   waitMs: number;
   /** Bounds this process's concurrent ledger writes per account. */
   gate?: LedgerGate;
+  /** The group commit of the call path; without it each hold is a transaction of its own. */
+  batches?: CallBatches;
+}
+
+export interface SettleOptions {
+  /** The group commit of the call path; without it each settlement is a transaction of its own. */
+  batches?: CallBatches;
+  /** Receives the account's balance when the settlement read it (a batched capture does). */
+  onBalance?(balance: number): void;
 }
 
 /**
@@ -39,13 +52,22 @@ export async function holdForCall(db: Knex, held: Held, options: HoldOptions): P
   requireSafeInteger(held.credits, 'credits', 0);
   if (held.credits === 0) return { ok: true };
   const deadline = Date.now() + options.waitMs;
+  let batchFailed = false;
+  if (options.batches) {
+    try {
+      return await options.batches.hold(held);
+    } catch (error) {
+      if (error instanceof LedgerError && error.code === 'busy') throw error;
+      batchFailed = true;
+    }
+  }
   const leave = options.gate ? await options.gate.enter(held.accountId, deadline) : () => undefined;
   try {
     return await retryTransient(deadline, async (attempt) => {
       // A failed attempt may have committed all the same (the answer to its COMMIT was lost, or the
       // server finished it after the connection died): read before holding again, and read again
       // when the new attempt finds the credits already gone or the call already holding.
-      const earlierMayHaveCommitted = attempt > 1;
+      const earlierMayHaveCommitted = batchFailed || attempt > 1;
       if (earlierMayHaveCommitted && (await findHold(db, held.callId))) return { ok: true };
       try {
         const result = await hold(db, held);
@@ -70,9 +92,20 @@ export async function holdForCall(db: Knex, held: Held, options: HoldOptions): P
  * retried. Returns the credits finally charged: the hold's when captured, 0 when released — also
  * when the reconciler released it first. `call.credits` is ignored: the outcome decides it.
  */
-export async function settleCall(db: Knex, held: Held, call: CallRecord, succeeded: boolean): Promise<number> {
+export async function settleCall(db: Knex, held: Held, call: CallRecord, succeeded: boolean, options: SettleOptions = {}): Promise<number> {
+  let batchFailed = false;
+  if (succeeded && options.batches) {
+    try {
+      const settled = await options.batches.capture(held, call);
+      options.onBalance?.(settled.balance);
+      return settled.credits;
+    } catch {
+      // Below, one by one: a capture finds the batch's if it did commit, and the call row is written once.
+      batchFailed = true;
+    }
+  }
   if (held.credits === 0) {
-    await recordCallReliably(db, { ...call, credits: 0 });
+    await recordCallReliably(db, { ...call, credits: 0 }, { earlierMayHaveCommitted: batchFailed });
     return 0;
   }
   return retryTransient(Date.now() + SETTLE_RETRY_MS, () =>
@@ -89,12 +122,12 @@ export async function settleCall(db: Knex, held: Held, call: CallRecord, succeed
 }
 
 /** Writes the call's row, retrying transient failures; an earlier attempt that did commit counts. */
-export async function recordCallReliably(db: Knex, call: CallRecord): Promise<void> {
+export async function recordCallReliably(db: Knex, call: CallRecord, options: { earlierMayHaveCommitted?: boolean } = {}): Promise<void> {
   await retryTransient(Date.now() + SETTLE_RETRY_MS, async (attempt) => {
     try {
       await recordCall(db, call);
     } catch (error) {
-      if (attempt > 1 && error instanceof LedgerError && error.code === 'conflict') return;
+      if ((options.earlierMayHaveCommitted || attempt > 1) && error instanceof LedgerError && error.code === 'conflict') return;
       throw error;
     }
   });

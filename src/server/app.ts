@@ -1,5 +1,5 @@
 /** The Express app: health checks, the four generic endpoints of spec part 4.1, JSON errors only. */
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -13,7 +13,7 @@ import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
-import { HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
+import { CallBatches, HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
 import { accountApiRouter } from './account/api.ts';
 import { accountPageRouter } from './account/page.ts';
@@ -30,7 +30,7 @@ import { createRequestValidator } from './request-validation.ts';
 import { createResponseValidator } from './response-validation.ts';
 import { mcpRouter } from './mcp.ts';
 import { createToolCallRunner, type ToolCallServices } from './run-tool-call.ts';
-import { toolCallHandler } from './tool-call.ts';
+import { findTool, isToolName, toolCallHandler } from './tool-call.ts';
 
 export interface AppDependencies {
   db: Knex;
@@ -77,9 +77,14 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
 
   // The pool's other connections stay free for other accounts, free calls and /readyz.
   const gate = new LedgerGate(HOLDS_PER_ACCOUNT, HOLDS_IN_ALL);
+  const batches = new CallBatches(db, { gate, waitMs: config.chargeWaitMs });
   const inFlight = new InFlight();
   app.locals.inFlight = inFlight;
-  const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, inFlight };
+  const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, batches, inFlight };
+  // Tool calls first, so that they do not pass through every router below (the hot path).
+  const callTool = toolCallHandler({ db, limits, keys, runToolCall: createToolCallRunner(services), validateRequest: createRequestValidator(openapi) });
+  const toolCalls: RequestHandler = (request, response, next) => (isToolName(String(request.params.tool)) ? callTool(request, response, next) : next());
+  app.post('/api/v1/:tool', toolCalls);
   app.get('/metrics', metricsHandler(config.metricsToken));
   app.use(docsRouter());
   app.use(accountPageRouter({ db, keys, limits, sessionMinutes: config.accountSessionMinutes, publicBaseUrl: config.publicBaseUrl }));
@@ -92,10 +97,9 @@ export async function createApp({ db, config, logger, handlers = createHandlers(
     throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to read your account`);
   });
   app.get('/api/v1/:tool', describeToolHandler());
-  app.post(
-    '/api/v1/:tool',
-    toolCallHandler({ db, limits, keys, runToolCall: createToolCallRunner(services), validateRequest: createRequestValidator(openapi) }),
-  );
+  app.post('/api/v1/:tool', (request) => {
+    findTool(String(request.params.tool)); // throws unknown_tool: the known ones were answered above
+  });
   app.all('/api/v1/:tool', (request) => {
     throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to describe a tool and POST to call it`);
   });

@@ -6,7 +6,6 @@
  * answer goes out. Every call is written to the call log. The transport has already found the tool
  * and the caller's key, and reads the arguments its own way.
  */
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Route } from '../../generated/routes.ts';
@@ -15,7 +14,9 @@ import type { ToolOutcome } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { FigureJobRunner } from '../figures/runner.ts';
-import { holdForCall, recordCallReliably, settleCall, type AuthenticatedKey, type CallRecord, type LedgerGate } from '../ledger/index.ts';
+import {
+  holdForCall, newCallId, recordCallReliably, settleCall, type AuthenticatedKey, type CallBatches, type CallRecord, type LedgerGate,
+} from '../ledger/index.ts';
 import type { ToolContext } from '../tools/context.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { applyDefaults, checkConstraints } from './arguments.ts';
@@ -34,6 +35,8 @@ export interface ToolCallServices {
   routes: Array<Route<ToolContext>>;
   /** Bounds this process's concurrent holds per account. */
   gate: LedgerGate;
+  /** The group commit of holds, captures and call rows, per account. */
+  batches: CallBatches;
   /** What a shutdown waits for (and releases when it cannot wait longer). */
   inFlight: InFlight;
 }
@@ -47,6 +50,8 @@ export interface ToolCallRequest {
   readArguments(): Promise<Record<string, unknown>>;
   /** Receives the key's rate-limit headers once the call is counted. */
   onRateLimitCounted?(headers: Record<string, string>): void;
+  /** Receives the account's balance when the call's ledger writes read it, so the answer can say it without another read. */
+  onBalance?(balance: number): void;
 }
 
 /** The JSON of a successful call (spec part 2.2). */
@@ -55,14 +60,14 @@ export type ToolCallResult = ToolOutcome<unknown, unknown> & { credits_used: num
 export type ToolCallRunner = (request: ToolCallRequest) => Promise<ToolCallResult>;
 
 export function createToolCallRunner(services: ToolCallServices): ToolCallRunner {
-  const { db, config, logger, limits, upstream, figures, gate, inFlight } = services;
+  const { db, config, logger, limits, upstream, figures, gate, batches, inFlight } = services;
   const handlers = new Map(services.routes.map((route) => [route.tool as string, route.handler]));
 
   return (request) => inFlight.track(runToolCall(request));
 
-  async function runToolCall({ tool, caller, transport, readArguments, onRateLimitCounted }: ToolCallRequest): Promise<ToolCallResult> {
+  async function runToolCall({ tool, caller, transport, readArguments, onRateLimitCounted, onBalance }: ToolCallRequest): Promise<ToolCallResult> {
     const started = process.hrtime.bigint();
-    const callId = `call_${randomUUID().replace(/-/g, '')}`;
+    const callId = newCallId();
     const held = { callId, accountId: caller.accountId, credits: tool.credits };
     let status = 'ok';
     let charged = 0;
@@ -81,7 +86,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       const problems = checkConstraints(tool, args);
       if (problems.length > 0) throw new ApiError('invalid_input', problems.join('; '));
 
-      const debited = await holdForCall(db, held, { waitMs: config.chargeWaitMs, gate });
+      const debited = await holdForCall(db, held, { waitMs: config.chargeWaitMs, gate, batches });
       if (!debited.ok) {
         throw new ApiError('insufficient_credits', `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`);
       }
@@ -91,7 +96,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
       const outcome = await handlers.get(tool.name)!(args as never, context);
       // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.
-      charged = await settleCall(db, held, record(), true);
+      charged = await settleCall(db, held, record(), true, { batches, onBalance });
       // Captured nothing: the reconciler had already given the credits back (a call longer than HOLD_TIMEOUT_MS).
       if (charged === 0) metrics.creditsReturned(tool.credits);
       recorded = true;

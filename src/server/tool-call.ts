@@ -28,8 +28,12 @@ export interface ToolCallDependencies {
   validateRequest: (request: Request, response: Response) => Promise<void>;
 }
 
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(tools, name);
+}
+
 export function findTool(name: string): ToolMetadata {
-  if (!Object.hasOwn(tools, name)) throw new ApiError('unknown_tool', `no tool is named "${name}"; GET /api/v1 lists them`);
+  if (!isToolName(name)) throw new ApiError('unknown_tool', `no tool is named "${name}"; GET /api/v1 lists them`);
   return tools[name as ToolName];
 }
 
@@ -60,6 +64,7 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
     const caller = await authenticate(request, keys, limits);
     let bodyRead: Promise<void> | undefined;
     const readBodyOnce = (): Promise<void> => (bodyRead ??= readBody(request, response));
+    let balance: number | undefined;
     const run = async (): Promise<StoredAnswer> => {
       let format: AnswerFormat = 'json';
       const result = await runToolCall({
@@ -67,6 +72,7 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
         caller,
         transport: 'rest',
         onRateLimitCounted: (headers) => response.set(headers),
+        onBalance: (known) => (balance = known),
         readArguments: async () => {
           await readBodyOnce();
           await validateRequest(request, response);
@@ -87,7 +93,7 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
         answer = await answerOnce(db, caller.accountId, key, requestFingerprint(tool.name, request.body), run);
       }
     } finally {
-      await setCreditsRemaining(response, db, caller.accountId);
+      await setCreditsRemaining(response, db, caller.accountId, balance);
     }
     response.status(answer.status).set(answer.headers).send(answer.body);
   };

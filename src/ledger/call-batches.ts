@@ -1,0 +1,171 @@
+/**
+ * Group commit of the call path's ledger writes, per account: the holds of calls that start and the
+ * captures and call-log rows of calls that end while one transaction on an account is running are
+ * written together in the next one. Under load one short transaction serves many calls; alone, a
+ * call waits for nothing but its own (a batch starts on the next turn of the event loop).
+ *
+ * One transaction, in the ledger's lock order: the account row locked and read when the batch has
+ * holds (they are admitted in order while the credits last) and one UPDATE by their total, then
+ * every ledger entry in one INSERT, every call row in one INSERT, and the balance read back for
+ * X-Credits-Remaining: on MySQL/MariaDB two round trips (one when the batch has no holds).
+ *
+ * A batch that fails for any reason commits nothing, or committed with its answer lost: each of its
+ * calls then goes the per-call way (settlement.ts), which first looks for what an earlier attempt
+ * wrote, so nothing is held or captured twice and nothing is lost. Releases always go that way.
+ */
+import type { Knex } from 'knex';
+import type { CallRecord } from './calls.ts';
+import { LedgerError } from './errors.ts';
+import type { LedgerGate } from './gate.ts';
+import type { Held } from './holds.ts';
+import { engineOf, inScriptTransaction, type Script, type Step } from './statements.ts';
+
+/** At most this many calls in one transaction (and one statement's rows). */
+export const MAX_BATCH = 64;
+
+export type BatchedHold = { ok: true; balance: number } | { ok: false; balance: number };
+
+export interface BatchedSettlement {
+  /** Credits captured: the hold's (0 for a free call). */
+  credits: number;
+  balance: number;
+}
+
+interface Waiting<T> {
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+type Pending = ({ kind: 'hold'; held: Held } & Waiting<BatchedHold>) | ({ kind: 'settle'; held: Held; call: CallRecord } & Waiting<BatchedSettlement>);
+
+export interface CallBatchOptions {
+  /** Bounds this process's concurrent ledger transactions (one per account at a time already). */
+  gate?: LedgerGate;
+  /** How long a batch may wait for a place in the gate before its holds are refused as busy. */
+  waitMs: number;
+}
+
+export class CallBatches {
+  private readonly queues = new Map<string, Pending[]>();
+  private readonly forUpdate: string;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly options: CallBatchOptions,
+  ) {
+    this.forUpdate = engineOf(db) === 'mysql' ? ' FOR UPDATE' : '';
+  }
+
+  /** Holds the call's credits in the account's next batch. */
+  hold(held: Held): Promise<BatchedHold> {
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'hold', held, resolve, reject }));
+  }
+
+  /** Captures the call's hold (none for a free call) and writes its call row, in the account's next batch. */
+  capture(held: Held, call: CallRecord): Promise<BatchedSettlement> {
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', held, call, resolve, reject }));
+  }
+
+  private enqueue(pending: Pending): void {
+    const { accountId } = pending.held;
+    const queue = this.queues.get(accountId);
+    if (queue) {
+      queue.push(pending);
+      return;
+    }
+    // The account's queue exists while a batch of it is due or running; its runner takes what arrives meanwhile.
+    this.queues.set(accountId, [pending]);
+    setImmediate(() => void this.runBatches(accountId));
+  }
+
+  private async runBatches(accountId: string): Promise<void> {
+    const queue = this.queues.get(accountId)!;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      try {
+        const results = await this.write(accountId, batch);
+        batch.forEach((pending, index) => pending.resolve(results[index] as never));
+      } catch (error) {
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+    this.queues.delete(accountId);
+  }
+
+  private async write(accountId: string, batch: Pending[]): Promise<Array<BatchedHold | BatchedSettlement>> {
+    const leave = this.options.gate ? await this.options.gate.enter(accountId, Date.now() + this.options.waitMs) : () => undefined;
+    try {
+      return await inScriptTransaction(this.db, (script) => this.writeBatch(script, accountId, batch));
+    } finally {
+      leave();
+    }
+  }
+
+  /** At most two round trips: the account row locked and read (when there are holds), then every write, the balance and the COMMIT. */
+  private async writeBatch(script: Script, accountId: string, batch: Pending[]): Promise<Array<BatchedHold | BatchedSettlement>> {
+    const now = new Date();
+    const prices = batch.flatMap((pending) => (pending.kind === 'hold' ? [pending.held.credits] : []));
+    let admitted: boolean[] = [];
+    const steps: Step[] = [];
+    if (prices.length > 0) {
+      const [rows] = await script.run([{ sql: `SELECT balance FROM accounts WHERE id = ?${this.forUpdate}`, params: [accountId] }]);
+      const row = (rows as Array<{ balance: unknown }>)[0];
+      if (!row) throw new LedgerError('not_found', `no account "${accountId}"`);
+      let left = Number(row.balance);
+      admitted = prices.map((price) => {
+        if (price > left) return false;
+        left -= price;
+        return true;
+      });
+      const taken = Number(row.balance) - left;
+      if (taken > 0) steps.push({ sql: 'UPDATE accounts SET balance = balance - ? WHERE id = ?', params: [taken, accountId] });
+    }
+
+    const entries: unknown[][] = [];
+    const calls: unknown[][] = [];
+    let holdIndex = 0;
+    for (const pending of batch) {
+      const { callId, credits } = pending.held;
+      if (pending.kind === 'hold') {
+        if (admitted[holdIndex++]) entries.push([accountId, callId, 'hold', -credits, null, now]);
+        continue;
+      }
+      if (credits > 0) entries.push([accountId, callId, 'capture', 0, callId, now]);
+      const { call } = pending;
+      calls.push([call.callId, accountId, call.keyId, call.tool, call.status, credits, call.durationMs, call.at ?? now]);
+    }
+    if (entries.length > 0) {
+      steps.push({
+        sql: `INSERT INTO ledger_entries (account_id, call_id, kind, amount, settles, created_at) VALUES ${rowsOf(entries.length, 6)}`,
+        params: entries.flat(),
+      });
+    }
+    if (calls.length > 0) {
+      steps.push({
+        sql: `INSERT INTO calls (call_id, account_id, key_id, tool, status, credits, duration_ms, created_at) VALUES ${rowsOf(calls.length, 8)}`,
+        params: calls.flat(),
+      });
+    }
+    steps.push({ sql: 'SELECT balance FROM accounts WHERE id = ?', params: [accountId] });
+    const results = await script.run(steps, { commit: true });
+    const row = (results.at(-1) as Array<{ balance: unknown }>)[0];
+    if (!row) throw new LedgerError('not_found', `no account "${accountId}"`);
+    const balance = Number(row.balance);
+
+    holdIndex = 0;
+    return batch.map((pending) => (pending.kind === 'hold' ? { ok: admitted[holdIndex++]!, balance } : { credits: pending.held.credits, balance }));
+  }
+}
+
+const placeholders = new Map<string, string>();
+
+/** `(?, ?, …), (?, ?, …)`: placeholders for `rows` rows of `columns` values (the same text each time, so prepared once). */
+function rowsOf(rows: number, columns: number): string {
+  const key = `${rows}x${columns}`;
+  let text = placeholders.get(key);
+  if (text === undefined) {
+    const row = `(${Array.from({ length: columns }, () => '?').join(', ')})`;
+    placeholders.set(key, (text = Array.from({ length: rows }, () => row).join(', ')));
+  }
+  return text;
+}

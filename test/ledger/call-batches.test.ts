@@ -1,0 +1,239 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import {
+  CallBatches,
+  createAccount,
+  createKey,
+  hold,
+  holdForCall,
+  newCallId,
+  releaseIfHeld,
+  settleCall,
+  type CallRecord,
+  type Held,
+} from '../../src/ledger/index.ts';
+import { describeOnEachEngine } from '../support/databases.ts';
+import { expectBalance, expectLedgerError } from './ledger-assertions.ts';
+
+const WAIT_MS = 5000;
+
+function callOf(held: Held, keyId: string | null = null): CallRecord {
+  return { callId: held.callId, accountId: held.accountId, keyId, tool: 'search_papers', status: 'ok', credits: 0, durationMs: 3 };
+}
+
+interface PoolClient {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+}
+
+/**
+ * The database as the group commit sees it, counting the connections it takes (one per batch); with
+ * `loseFirstCommitAnswer`, the first COMMIT on a taken connection succeeds and its answer is lost,
+ * as when the connection dies just then.
+ */
+function watched(db: Knex, options: { loseFirstCommitAnswer?: boolean } = {}): { db: Knex; batches: () => number; answerLost: () => boolean } {
+  let taken = 0;
+  let lost = !options.loseFirstCommitAnswer;
+  const lostAnswer = (): Error => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
+  const wrap = (connection: Record<string, unknown>): unknown =>
+    new Proxy(connection, {
+      get(target, property) {
+        const value = Reflect.get(target, property) as unknown;
+        if (typeof value !== 'function') return value;
+        if (property === 'prepare') {
+          // better-sqlite3: the COMMIT statement runs, then reports a failure once.
+          return (sql: string) => {
+            const statement = (value as (text: string) => { run(): unknown }).call(target, sql);
+            if (sql !== 'COMMIT') return statement;
+            return {
+              reader: false,
+              run: () => {
+                const result = statement.run();
+                if (!lost) {
+                  lost = true;
+                  throw lostAnswer();
+                }
+                return result;
+              },
+            };
+          };
+        }
+        if (property === 'query') {
+          // mysql2: a script that ends with COMMIT runs, then its callback hears a lost connection once.
+          return (sql: string, params: unknown[], callback: (error: Error | null, result?: unknown) => void) =>
+            (value as (text: string, values: unknown[], done: typeof callback) => void).call(target, sql, params, (error, result) => {
+              if (/COMMIT$/.test(sql) && !error && !lost) {
+                lost = true;
+                return callback(lostAnswer());
+              }
+              callback(error, result);
+            });
+        }
+        return (value as (...args: unknown[]) => unknown).bind(target);
+      },
+    });
+  const originals = new WeakMap<object, unknown>();
+  const client = new Proxy(db.client as PoolClient, {
+    get(target, property) {
+      if (property === 'acquireConnection') {
+        return async () => {
+          taken += 1;
+          const connection = (await target.acquireConnection()) as Record<string, unknown>;
+          const wrapped = wrap(connection) as object;
+          originals.set(wrapped, connection);
+          return wrapped;
+        };
+      }
+      if (property === 'releaseConnection') return (connection: object) => target.releaseConnection(originals.get(connection) ?? connection);
+      return Reflect.get(target, property);
+    },
+  });
+  return {
+    db: new Proxy(db, { get: (target, property) => (property === 'client' ? client : Reflect.get(target, property)) }),
+    batches: () => taken,
+    answerLost: () => Boolean(options.loseFirstCommitAnswer) && lost,
+  };
+}
+
+describeOnEachEngine('the group commit of holds, captures and call rows', (engine) => {
+  async function kinds(callId: string): Promise<string[]> {
+    return engine.db('ledger_entries').where({ call_id: callId }).orderBy('id').pluck('kind');
+  }
+
+  function calls(accountId: string, count: number, credits = 1): Held[] {
+    return Array.from({ length: count }, () => ({ callId: newCallId(), accountId, credits }));
+  }
+
+  it('holds 20 calls that arrive together in one transaction, and says the balance left', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch', credits: 50 });
+    const { db, batches } = watched(engine.db);
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    const results = await Promise.all(calls(id, 20, 2).map((held) => group.hold(held)));
+    expect(results).to.deep.equal(Array.from({ length: 20 }, () => ({ ok: true, balance: 10 })));
+    expect(batches()).to.equal(1);
+    await expectBalance(engine.db, id, 10);
+  });
+
+  it('admits holds in order while the credits last and refuses the rest, which leave no trace', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch short', credits: 7 });
+    const group = new CallBatches(engine.db, { waitMs: WAIT_MS });
+    const held = [...calls(id, 3, 2), ...calls(id, 2, 1), ...calls(id, 1, 5)];
+    const results = await Promise.all(held.map((one) => group.hold(one)));
+    // 2+2+2 fit in 7, the next 1 fits, the following 1 and 5 do not.
+    expect(results.map((result) => result.ok)).to.deep.equal([true, true, true, true, false, false]);
+    expect(results.map((result) => result.balance)).to.deep.equal([0, 0, 0, 0, 0, 0]);
+    expect(await kinds(held[4]!.callId)).to.deep.equal([]);
+    expect(await kinds(held[5]!.callId)).to.deep.equal([]);
+    await expectBalance(engine.db, id, 0);
+  });
+
+  it('captures charged calls and writes every call row, free calls included, in one transaction with the holds that arrive meanwhile', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch capture', credits: 10 });
+    const key = await createKey(engine.db, id, 'batch');
+    const group = new CallBatches(engine.db, { waitMs: WAIT_MS });
+    const charged = calls(id, 3, 2);
+    await Promise.all(charged.map((held) => group.hold(held)));
+    const free = { callId: newCallId(), accountId: id, credits: 0 };
+    const later = calls(id, 2, 1);
+    const { db, batches } = watched(engine.db);
+    const watchedGroup = new CallBatches(db, { waitMs: WAIT_MS });
+    const settled = await Promise.all([
+      ...charged.map((held) => watchedGroup.capture(held, callOf(held, key.id))),
+      watchedGroup.capture(free, callOf(free, key.id)),
+      ...later.map((held) => watchedGroup.hold(held)),
+    ]);
+    expect(settled).to.deep.equal([
+      { credits: 2, balance: 2 },
+      { credits: 2, balance: 2 },
+      { credits: 2, balance: 2 },
+      { credits: 0, balance: 2 },
+      { ok: true, balance: 2 },
+      { ok: true, balance: 2 },
+    ]);
+    expect(batches()).to.equal(1);
+    for (const held of charged) expect(await kinds(held.callId)).to.deep.equal(['hold', 'capture']);
+    expect(await kinds(free.callId)).to.deep.equal([]);
+    const rows = await engine
+      .db('calls')
+      .whereIn(
+        'call_id',
+        [...charged, free].map((held) => held.callId),
+      )
+      .orderBy('credits')
+      .select('key_id', 'status', 'credits', 'duration_ms');
+    expect(rows.map((row) => [row.key_id, row.status, Number(row.credits), Number(row.duration_ms)])).to.deep.equal([
+      [key.id, 'ok', 0, 3],
+      [key.id, 'ok', 2, 3],
+      [key.id, 'ok', 2, 3],
+      [key.id, 'ok', 2, 3],
+    ]);
+    await expectBalance(engine.db, id, 2);
+  });
+
+  it('a batch whose COMMIT answer was lost: every call finds its hold and is held once, the last credit included', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch lost answer', credits: 5 });
+    const { db, answerLost } = watched(engine.db, { loseFirstCommitAnswer: true });
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    const held = calls(id, 5);
+    const results = await Promise.all(held.map((one) => holdForCall(db, one, { waitMs: WAIT_MS, batches: group })));
+    expect(answerLost()).to.equal(true);
+    expect(results.map((result) => result.ok)).to.deep.equal([true, true, true, true, true]);
+    for (const one of held) expect(await kinds(one.callId)).to.deep.equal(['hold']);
+    await expectBalance(engine.db, id, 0);
+  });
+
+  it('a capture batch whose COMMIT answer was lost: each call is captured once with one call row', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch lost capture', credits: 5 });
+    const held = calls(id, 3);
+    for (const one of held) await hold(engine.db, one);
+    const free = { callId: newCallId(), accountId: id, credits: 0 };
+    const { db, answerLost } = watched(engine.db, { loseFirstCommitAnswer: true });
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    const charged = await Promise.all([...held, free].map((one) => settleCall(db, one, callOf(one), true, { batches: group })));
+    expect(answerLost()).to.equal(true);
+    expect(charged).to.deep.equal([1, 1, 1, 0]);
+    for (const one of held) expect(await kinds(one.callId)).to.deep.equal(['hold', 'capture']);
+    const rows = await engine
+      .db('calls')
+      .whereIn(
+        'call_id',
+        [...held, free].map((one) => one.callId),
+      )
+      .pluck('call_id');
+    expect(rows).to.have.length(4);
+    await expectBalance(engine.db, id, 2);
+  });
+
+  it('a batch holding a call id twice fails as a whole; one by one, each call is held once', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch conflict', credits: 5 });
+    const group = new CallBatches(engine.db, { waitMs: WAIT_MS });
+    const [first, second] = calls(id, 2);
+    const outcomes = await Promise.allSettled([first!, second!, first!].map((one) => holdForCall(engine.db, one, { waitMs: WAIT_MS, batches: group })));
+    expect(outcomes.map((outcome) => outcome.status)).to.deep.equal(['fulfilled', 'fulfilled', 'fulfilled']);
+    // The per-call way reads before holding again, as after any failed batch: the repeat finds the hold of its call id.
+    expect(await kinds(first!.callId)).to.deep.equal(['hold']);
+    expect(await kinds(second!.callId)).to.deep.equal(['hold']);
+    await expectBalance(engine.db, id, 3);
+  });
+
+  it('a capture batch that meets a hold the reconciler released: that call is charged nothing, the others are captured', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch released', credits: 5 });
+    const held = calls(id, 3);
+    for (const one of held) await hold(engine.db, one);
+    await releaseIfHeld(engine.db, held[1]!.callId);
+    const group = new CallBatches(engine.db, { waitMs: WAIT_MS });
+    const charged = await Promise.all(held.map((one) => settleCall(engine.db, one, callOf(one), true, { batches: group })));
+    expect(charged).to.deep.equal([1, 0, 1]);
+    expect(await kinds(held[1]!.callId)).to.deep.equal(['hold', 'release']);
+    expect(await engine.db('calls').where({ call_id: held[1]!.callId }).pluck('credits')).to.deep.equal([0]);
+    await expectBalance(engine.db, id, 3);
+  });
+
+  it('reports not_found for holds on an unknown account', async function () {
+    const group = new CallBatches(engine.db, { waitMs: WAIT_MS });
+    await expectLedgerError(
+      holdForCall(engine.db, { callId: newCallId(), accountId: 'acc_doesNotExist00', credits: 1 }, { waitMs: WAIT_MS, batches: group }),
+      'not_found',
+    );
+  });
+});

@@ -2,7 +2,9 @@
  * Request-rate limits, shared by every server process (rate-limiter-flexible):
  *  - per API key: RATE_LIMIT_PER_MINUTE requests per minute, counted in Redis when REDIS_URL is set
  *    (one atomic round trip, no database work per call; the database store stands in while Redis
- *    is unreachable), otherwise in the ledger database (its MySQL and SQLite stores over our pool);
+ *    is unreachable), otherwise in the ledger database: on SQLite one UPSERT statement per call
+ *    (SQLite runs one writer at a time, so processes sharing the file count exactly), on MySQL
+ *    rate-limiter-flexible's store over our pool;
  *  - per client address: a few failed key attempts, so keys cannot be guessed at speed. The address
  *    is the connection's unless it comes from a TRUSTED_PROXIES proxy (see app.ts), so rotating
  *    X-Forwarded-For changes nothing; IPv6 addresses count by their /64. A key that verifies is
@@ -17,6 +19,7 @@ import {
   RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type IRateLimiterStoreOptions, type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.ts';
+import { engineOf, runStatement } from '../ledger/statements.ts';
 import { metrics } from '../metrics.ts';
 
 const WINDOW_SECONDS = 60;
@@ -75,10 +78,38 @@ function headers(limit: number, remaining: number, resetSeconds: number): Record
 
 const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
+/** What counts a key's requests: resolves with what is left, rejects with a RateLimiterRes when over the limit. */
+type KeyCounter = Pick<RateLimiterAbstract, 'consume'>;
+
+const KEY_TABLE = 'rate_limit_keys';
+const KEY_PREFIX = 'key';
+
+/**
+ * The key's count in one statement on the table rate-limiter-flexible's SQLite store keeps (same
+ * rows, same meaning): a new window starts at 1 once the old one has expired.
+ */
+function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
+  const sql =
+    `INSERT INTO ${KEY_TABLE} (key, points, expire) VALUES (?, 1, ?) ON CONFLICT(key) DO UPDATE SET ` +
+    'points = CASE WHEN expire > ? THEN points + 1 ELSE 1 END, expire = CASE WHEN expire > ? THEN expire ELSE excluded.expire END ' +
+    'RETURNING points, expire';
+  return {
+    async consume(keyId) {
+      const now = Date.now();
+      const [row] = (await runStatement(db, { sql, params: [`${KEY_PREFIX}:${keyId}`, now + WINDOW_SECONDS * 1000, now, now] })) as Array<{ points: number; expire: number }>;
+      const points = Number(row!.points);
+      const msBeforeNext = Number(row!.expire) - now;
+      if (points > perMinute) throw new RateLimiterRes(0, msBeforeNext, points, false);
+      return new RateLimiterRes(perMinute - points, msBeforeNext, points, points === 1);
+    },
+  };
+}
+
 /** The per-key limiter: in Redis when a URL is given, with the database store as its stand-in while Redis fails. */
-async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefined): Promise<RateLimiterAbstract> {
-  const inDatabase = await storeLimiter(db, { tableName: 'rate_limit_keys', keyPrefix: 'key', points: perMinute, duration: WINDOW_SECONDS });
-  if (!redisUrl) return inDatabase;
+async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefined): Promise<KeyCounter> {
+  // Also creates the table on a fresh database.
+  const inDatabase = await storeLimiter(db, { tableName: KEY_TABLE, keyPrefix: KEY_PREFIX, points: perMinute, duration: WINDOW_SECONDS });
+  if (!redisUrl) return engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, perMinute) : inDatabase;
   // No offline queue: while Redis is away a count fails at once and the database store counts instead.
   const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
   redis.on('error', () => undefined); // each failed count falls back to the database store; ioredis reconnects by itself

@@ -9,6 +9,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ToolMetadata } from '../../generated/tools.ts';
 import { ApiError } from '../errors.ts';
+import { compileValidatorRoutePatternsOnce } from './route-patterns.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export is the plugin itself.
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as FormatsPlugin;
@@ -46,6 +47,7 @@ function run(middleware: RequestHandler, request: Request, response: Response): 
 
 /** Returns a function that resolves when the request's body matches its operation, or throws ApiError. */
 export function createRequestValidator(apiSpec: object): (request: Request, response: Response) => Promise<void> {
+  compileValidatorRoutePatternsOnce();
   const middlewares = OpenApiValidator.middleware({
     apiSpec: structuredClone(apiSpec) as never,
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false, allErrors: true },

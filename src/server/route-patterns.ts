@@ -1,0 +1,28 @@
+/**
+ * express-openapi-validator finds a request's operation by compiling the pattern of every path of
+ * the document, on every request (its lookupRoute calls path-to-regexp's `pathToRegexp` for each
+ * path until one matches): about a tenth of the CPU of a tool call. A pattern depends only on the
+ * path and the options, and the validator only runs `exec` on it, so the copy of path-to-regexp the
+ * validator loads gets a memo in front of `pathToRegexp`: each pattern is compiled once per process.
+ */
+import { createRequire } from 'node:module';
+
+type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
+
+let installed = false;
+
+export function compileValidatorRoutePatternsOnce(): void {
+  if (installed) return;
+  installed = true;
+  const require = createRequire(import.meta.url);
+  const validatorRequire = createRequire(require.resolve('express-openapi-validator'));
+  const pathToRegexpModule = validatorRequire('path-to-regexp') as { pathToRegexp: PathToRegexp };
+  const compile = pathToRegexpModule.pathToRegexp;
+  const compiled = new Map<string, ReturnType<PathToRegexp>>();
+  pathToRegexpModule.pathToRegexp = (path, options) => {
+    const key = `${path}\u0000${options === undefined ? '' : Object.entries(options).join('\u0000')}`;
+    let pattern = compiled.get(key);
+    if (!pattern) compiled.set(key, (pattern = compile(path, options)));
+    return pattern;
+  };
+}

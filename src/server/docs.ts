@@ -29,7 +29,8 @@ const SWAGGER_ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
 
 export function docsRouter(): Router {
   const router = express.Router();
-  router.use((_request, response, next) => {
+  // Only the docs page's own answers; everything else keeps helmet's stricter policy.
+  router.use('/docs', (_request, response, next) => {
     response.set('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
     next();
   });

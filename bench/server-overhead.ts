@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import {
   authenticateKey, createAccount, createKey, hold, migrateToLatest, openDatabase, recordCall,
@@ -76,6 +77,22 @@ async function mysqlUrl(): Promise<string | undefined> {
   }
 }
 
+/** The Redis the MySQL server counts rate limits in (as deployed: many processes share it), when one answers. */
+async function redisUrl(): Promise<string | undefined> {
+  const url = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, enableOfflineQueue: false });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+    return url;
+  } catch {
+    return undefined;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function benchKey(db: Knex): Promise<{ accountId: string; keyId: string; key: string }> {
   await migrateToLatest(db);
   const account = await createAccount(db, { name: 'bench', credits: 1_000_000_000 });
@@ -123,20 +140,23 @@ export async function runServerOverheadBench(): Promise<void> {
     const bareNode = await startServerProcess('bench/bare-server.ts', { BARE_SERVER: 'node' });
     const bareExpress = await startServerProcess('bench/bare-server.ts', {});
     processes.push(bareNode, bareExpress);
-    const targets: Array<{ name: string; url: string }> = [{ name: 'sqlite', url: sqliteUrl }];
-    if (mysql) targets.push({ name: 'mysql', url: mysql });
+    // SQLite as on a fresh machine (the rate limit in the database file); MySQL as deployed, with Redis for the rate limit.
+    const redis = await redisUrl();
+    const targets: Array<{ name: string; url: string; env: Record<string, string> }> = [{ name: 'sqlite', url: sqliteUrl, env: {} }];
+    if (mysql) targets.push({ name: 'mysql', url: mysql, env: redis ? { REDIS_URL: redis } : {} });
     const servers: Array<{ name: string; server: ServerProcess; keys: string[] }> = [];
     for (const target of targets) {
       const db = openDatabase(target.url);
       const keys = await Promise.all(Array.from({ length: CONNECTIONS }, () => benchKey(db).then((caller) => caller.key))).finally(() => db.destroy());
       const server = await startServerProcess('test/support/serve.ts', {
-        DATABASE_URL: target.url, RATE_LIMIT_PER_MINUTE: UNLIMITED, LOG_LEVEL: 'info', SOURCE_USGS_EARTHQUAKES_URL: usgs.url, FIGURE_WORKERS: '0', FILES_DIR: 'off',
+        ...target.env, DATABASE_URL: target.url, RATE_LIMIT_PER_MINUTE: UNLIMITED, LOG_LEVEL: 'info', SOURCE_USGS_EARTHQUAKES_URL: usgs.url, FIGURE_WORKERS: '0', FILES_DIR: 'off',
       });
       processes.push(server);
       servers.push({ name: target.name, server, keys });
     }
     console.log(`\nServer overhead: ${CONNECTIONS} connections, ${DURATION_S} s each. Charged: POST /api/v1/search_papers (1 credit, answer made in process); free: list_capabilities;`);
     console.log('cache hit: search_earthquakes whose USGS answer is cached; one key, or one key (and account) per connection.');
+    console.log(`Per-key rate limit: SQLite in the database file; MySQL ${redis && mysql ? `in Redis (${redis})` : 'in the database (no Redis answered)'}.`);
     const nodeBaseline = await load('bare node:http', bareNode.baseUrl);
     const baseline = await load('bare express', bareExpress.baseUrl);
     const results = [nodeBaseline, baseline];

@@ -1,8 +1,7 @@
 /**
- * Group commit of the call path's ledger writes, per account: the holds of calls that start and the
- * captures and call-log rows of calls that end while one transaction on an account is running are
- * written together in the next one. Under load one short transaction serves many calls; alone, a
- * call waits for nothing but its own (a batch starts on the next turn of the event loop).
+ * Group commit (group-commit.ts) of the call path's ledger writes, per account: the holds of calls
+ * that start and the captures and call-log rows of calls that end while one transaction on an
+ * account is running are written together in the next one.
  *
  * One transaction, in the ledger's lock order: the account row locked and read when the batch has
  * holds (they are admitted in order while the credits last) and one UPDATE by their total, then
@@ -17,6 +16,7 @@ import type { Knex } from 'knex';
 import type { CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
+import { GroupCommit } from './group-commit.ts';
 import type { Held } from './holds.ts';
 import { engineOf, inScriptTransaction, type Script, type Step } from './statements.ts';
 
@@ -31,12 +31,7 @@ export interface BatchedSettlement {
   balance: number;
 }
 
-interface Waiting<T> {
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-type Pending = ({ kind: 'hold'; held: Held } & Waiting<BatchedHold>) | ({ kind: 'settle'; held: Held; call: CallRecord } & Waiting<BatchedSettlement>);
+type Pending = { kind: 'hold'; held: Held } | { kind: 'settle'; held: Held; call: CallRecord };
 
 export interface CallBatchOptions {
   /** Bounds this process's concurrent ledger transactions (one per account at a time already). */
@@ -46,7 +41,7 @@ export interface CallBatchOptions {
 }
 
 export class CallBatches {
-  private readonly queues = new Map<string, Pending[]>();
+  private readonly batches = new GroupCommit<Pending, BatchedHold | BatchedSettlement>((accountId, batch) => this.write(accountId, batch), MAX_BATCH);
   private readonly forUpdate: string;
 
   constructor(
@@ -58,38 +53,12 @@ export class CallBatches {
 
   /** Holds the call's credits in the account's next batch. */
   hold(held: Held): Promise<BatchedHold> {
-    return new Promise((resolve, reject) => this.enqueue({ kind: 'hold', held, resolve, reject }));
+    return this.batches.submit(held.accountId, { kind: 'hold', held }) as Promise<BatchedHold>;
   }
 
   /** Captures the call's hold (none for a free call) and writes its call row, in the account's next batch. */
   capture(held: Held, call: CallRecord): Promise<BatchedSettlement> {
-    return new Promise((resolve, reject) => this.enqueue({ kind: 'settle', held, call, resolve, reject }));
-  }
-
-  private enqueue(pending: Pending): void {
-    const { accountId } = pending.held;
-    const queue = this.queues.get(accountId);
-    if (queue) {
-      queue.push(pending);
-      return;
-    }
-    // The account's queue exists while a batch of it is due or running; its runner takes what arrives meanwhile.
-    this.queues.set(accountId, [pending]);
-    setImmediate(() => void this.runBatches(accountId));
-  }
-
-  private async runBatches(accountId: string): Promise<void> {
-    const queue = this.queues.get(accountId)!;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_BATCH);
-      try {
-        const results = await this.write(accountId, batch);
-        batch.forEach((pending, index) => pending.resolve(results[index] as never));
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
-      }
-    }
-    this.queues.delete(accountId);
+    return this.batches.submit(held.accountId, { kind: 'settle', held, call }) as Promise<BatchedSettlement>;
   }
 
   private async write(accountId: string, batch: Pending[]): Promise<Array<BatchedHold | BatchedSettlement>> {

@@ -1,0 +1,54 @@
+/**
+ * Group commit: what is submitted for one key (an account, an API key) while a write for that key
+ * is running is written together by the next one, so under load one short transaction serves many
+ * calls, and alone a call waits for nothing but its own write (which starts on the next turn of the
+ * event loop, to gather what arrives in the same turn). Writes of different keys run side by side.
+ */
+
+interface Waiting<Item, Result> {
+  item: Item;
+  resolve(result: Result): void;
+  reject(error: unknown): void;
+}
+
+/** Writes the items of one key; resolves with one result per item, in order. A rejection fails every item of the batch. */
+export type BatchWriter<Item, Result> = (key: string, items: Item[]) => Promise<Result[]>;
+
+export class GroupCommit<Item, Result> {
+  private readonly queues = new Map<string, Array<Waiting<Item, Result>>>();
+
+  constructor(
+    private readonly write: BatchWriter<Item, Result>,
+    private readonly maxBatch: number,
+  ) {}
+
+  submit(key: string, item: Item): Promise<Result> {
+    return new Promise((resolve, reject) => {
+      const queue = this.queues.get(key);
+      if (queue) {
+        queue.push({ item, resolve, reject });
+        return;
+      }
+      // The key's queue exists while a batch of it is due or being written; its writer takes what arrives meanwhile.
+      this.queues.set(key, [{ item, resolve, reject }]);
+      setImmediate(() => void this.writeBatches(key));
+    });
+  }
+
+  private async writeBatches(key: string): Promise<void> {
+    const queue = this.queues.get(key)!;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, this.maxBatch);
+      try {
+        const results = await this.write(
+          key,
+          batch.map((waiting) => waiting.item),
+        );
+        batch.forEach((waiting, index) => waiting.resolve(results[index]!));
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
+    }
+    this.queues.delete(key);
+  }
+}

@@ -2,9 +2,9 @@
  * Request-rate limits, shared by every server process (rate-limiter-flexible):
  *  - per API key: RATE_LIMIT_PER_MINUTE requests per minute, counted in Redis when REDIS_URL is set
  *    (one atomic round trip, no database work per call; the database store stands in while Redis
- *    is unreachable), otherwise in the ledger database: on SQLite one UPSERT statement per call
- *    (SQLite runs one writer at a time, so processes sharing the file count exactly), on MySQL
- *    rate-limiter-flexible's store over our pool;
+ *    is unreachable), otherwise in the ledger database: on SQLite one UPSERT statement for the
+ *    requests of a key that arrive together (SQLite runs one writer at a time, so processes
+ *    sharing the file count exactly), on MySQL rate-limiter-flexible's store over our pool;
  *  - per client address: a few failed key attempts, so keys cannot be guessed at speed. The address
  *    is the connection's unless it comes from a TRUSTED_PROXIES proxy (see app.ts), so rotating
  *    X-Forwarded-For changes nothing; IPv6 addresses count by their /64. A key that verifies is
@@ -16,9 +16,16 @@ import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import { Redis } from 'ioredis';
 import {
-  RateLimiterMySQL, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite, type IRateLimiterStoreOptions, type RateLimiterAbstract,
+  RateLimiterMySQL,
+  RateLimiterRedis,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type IRateLimiterStoreOptions,
+  type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.ts';
+import { GroupCommit } from '../ledger/group-commit.ts';
+import { MAX_BATCH } from '../ledger/call-batches.ts';
 import { engineOf, runStatement } from '../ledger/statements.ts';
 import { metrics } from '../metrics.ts';
 
@@ -27,6 +34,7 @@ export const FAILED_KEY_ATTEMPTS = 10;
 export const FAILED_KEY_WINDOW_SECONDS = 300;
 const ADDRESS_TABLE = 'rate_limit_addresses';
 const SWEEP_INTERVAL_MS = 60_000;
+const REDIS_CONNECT_TIMEOUT_MS = 2000;
 
 export interface RateLimits {
   /** Counts one request of a key; throws 429 rate_limited when over the limit. Returns the headers to send. */
@@ -47,7 +55,10 @@ export function addressGroup(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();
-  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':');
+  const prefix = (parsed as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':');
   return `${prefix}::/64`;
 }
 
@@ -86,21 +97,32 @@ const KEY_PREFIX = 'key';
 
 /**
  * The key's count in one statement on the table rate-limiter-flexible's SQLite store keeps (same
- * rows, same meaning): a new window starts at 1 once the old one has expired.
+ * rows, same meaning): a new window starts once the old one has expired. Requests of one key that
+ * arrive together are counted by one statement (group-commit.ts) and numbered in arrival order.
  */
 function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
   const sql =
-    `INSERT INTO ${KEY_TABLE} (key, points, expire) VALUES (?, 1, ?) ON CONFLICT(key) DO UPDATE SET ` +
-    'points = CASE WHEN expire > ? THEN points + 1 ELSE 1 END, expire = CASE WHEN expire > ? THEN expire ELSE excluded.expire END ' +
+    `INSERT INTO ${KEY_TABLE} (key, points, expire) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET ` +
+    'points = CASE WHEN expire > ? THEN points + excluded.points ELSE excluded.points END, expire = CASE WHEN expire > ? THEN expire ELSE excluded.expire END ' +
     'RETURNING points, expire';
+  const counts = new GroupCommit<null, RateLimiterRes>(async (keyId, requests) => {
+    const now = Date.now();
+    const [row] = (await runStatement(db, { sql, params: [`${KEY_PREFIX}:${keyId}`, requests.length, now + WINDOW_SECONDS * 1000, now, now] })) as Array<{
+      points: number;
+      expire: number;
+    }>;
+    const before = Number(row!.points) - requests.length;
+    const msBeforeNext = Number(row!.expire) - now;
+    return requests.map((_, index) => {
+      const points = before + index + 1;
+      return new RateLimiterRes(Math.max(0, perMinute - points), msBeforeNext, points, points === 1);
+    });
+  }, MAX_BATCH);
   return {
     async consume(keyId) {
-      const now = Date.now();
-      const [row] = (await runStatement(db, { sql, params: [`${KEY_PREFIX}:${keyId}`, now + WINDOW_SECONDS * 1000, now, now] })) as Array<{ points: number; expire: number }>;
-      const points = Number(row!.points);
-      const msBeforeNext = Number(row!.expire) - now;
-      if (points > perMinute) throw new RateLimiterRes(0, msBeforeNext, points, false);
-      return new RateLimiterRes(perMinute - points, msBeforeNext, points, points === 1);
+      const counted = await counts.submit(String(keyId), null);
+      if (counted.consumedPoints > perMinute) throw counted;
+      return counted;
     },
   };
 }
@@ -111,18 +133,36 @@ async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefi
   const inDatabase = await storeLimiter(db, { tableName: KEY_TABLE, keyPrefix: KEY_PREFIX, points: perMinute, duration: WINDOW_SECONDS });
   if (!redisUrl) return engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, perMinute) : inDatabase;
   // No offline queue: while Redis is away a count fails at once and the database store counts instead.
-  const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });
   redis.on('error', () => undefined); // each failed count falls back to the database store; ioredis reconnects by itself
+  // Counts sent before the connection is up would fail and be counted by the stand-in instead: wait for it (or its failure) first.
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      redis.off('ready', done).off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, REDIS_CONNECT_TIMEOUT_MS);
+    redis.once('ready', done).once('error', done);
+  });
   return new RateLimiterRedis({
-    storeClient: redis, keyPrefix: 'research-tools:rate:key', points: perMinute, duration: WINDOW_SECONDS, insuranceLimiter: inDatabase as never,
+    storeClient: redis,
+    keyPrefix: 'research-tools:rate:key',
+    points: perMinute,
+    duration: WINDOW_SECONDS,
+    insuranceLimiter: inDatabase as never,
   });
 }
 
 export async function createRateLimits(db: Knex, perMinute: number, options: { redisUrl?: string } = {}): Promise<RateLimits> {
   const keys = await keyLimiter(db, perMinute, options.redisUrl);
   const addresses = (await storeLimiter(db, {
-    tableName: ADDRESS_TABLE, keyPrefix: 'addr', points: FAILED_KEY_ATTEMPTS, duration: FAILED_KEY_WINDOW_SECONDS,
-    inMemoryBlockOnConsumed: FAILED_KEY_ATTEMPTS + 1, inMemoryBlockDuration: FAILED_KEY_WINDOW_SECONDS,
+    tableName: ADDRESS_TABLE,
+    keyPrefix: 'addr',
+    points: FAILED_KEY_ATTEMPTS,
+    duration: FAILED_KEY_WINDOW_SECONDS,
+    inMemoryBlockOnConsumed: FAILED_KEY_ATTEMPTS + 1,
+    inMemoryBlockDuration: FAILED_KEY_WINDOW_SECONDS,
   })) as RateLimiterAbstract & { getInMemoryBlockMsBeforeExpire(key: string): number; getKey(key: string): string };
 
   let lastSweep = 0;

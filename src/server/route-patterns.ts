@@ -18,11 +18,13 @@ export function compileValidatorRoutePatternsOnce(): void {
   const validatorRequire = createRequire(require.resolve('express-openapi-validator'));
   const pathToRegexpModule = validatorRequire('path-to-regexp') as { pathToRegexp: PathToRegexp };
   const compile = pathToRegexpModule.pathToRegexp;
-  const compiled = new Map<string, ReturnType<PathToRegexp>>();
-  pathToRegexpModule.pathToRegexp = (path, options) => {
-    const key = `${path}\u0000${options === undefined ? '' : Object.entries(options).join('\u0000')}`;
-    let pattern = compiled.get(key);
-    if (!pattern) compiled.set(key, (pattern = compile(path, options)));
-    return pattern;
+  // By path, then by the two options the validator passes; a call with any other option is not cached.
+  const compiled = new Map<string, Array<ReturnType<PathToRegexp> | undefined>>();
+  pathToRegexpModule.pathToRegexp = (path, options = {}) => {
+    for (const name in options) if (name !== 'sensitive' && name !== 'strict') return compile(path, options);
+    const variant = (options.sensitive ? 2 : 0) + (options.strict ? 1 : 0);
+    let variants = compiled.get(path);
+    if (!variants) compiled.set(path, (variants = []));
+    return (variants[variant] ??= compile(path, options));
   };
 }

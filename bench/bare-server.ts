@@ -1,12 +1,18 @@
 /**
  * The baselines of the server benchmark, answering the same JSON with no key and no database: a bare
- * Express app, or with BARE_SERVER=node a bare node:http server. Every POST path gets the answer.
+ * Express app, or with BARE_SERVER=node a bare node:http server. POST /api/v1/list_capabilities gets
+ * the answer of the real list_capabilities (made once at start); every other POST path the answer
+ * of a charged search_papers call.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import express from 'express';
+import { listCapabilities } from '../src/tools/list-capabilities.ts';
 
-function answer(query: unknown): unknown {
+const capabilities = await listCapabilities({});
+
+function answer(path: string, query: unknown): unknown {
+  if (path === '/api/v1/list_capabilities') return { ...capabilities, credits_used: 0, call_id: `call_${randomUUID().replace(/-/g, '')}` };
   return {
     summary: `1 paper for "${String(query)}".`,
     records: [
@@ -30,7 +36,7 @@ if (process.env.BARE_SERVER === 'node') {
     let body = '';
     request.on('data', (chunk) => (body += String(chunk)));
     request.on('end', () => {
-      const text = JSON.stringify(answer((JSON.parse(body || '{}') as { query?: unknown }).query));
+      const text = JSON.stringify(answer(request.url ?? '', (JSON.parse(body || '{}') as { query?: unknown }).query));
       response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
       response.end(text);
     });
@@ -41,7 +47,7 @@ if (process.env.BARE_SERVER === 'node') {
   const app = express();
   app.use(express.json());
   app.post('/api/v1/:tool', (request, response) => {
-    response.json(answer(request.body?.query));
+    response.json(answer(request.path, request.body?.query));
   });
   const server = app.listen(0, '127.0.0.1', () => announce(server.address()));
   close = (done) => server.close(done);

@@ -93,7 +93,14 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       holding = true;
       metrics.creditsDebited(tool.credits);
       inFlight.holding(held);
-      const context: ToolContext = { callId, accountId: caller.accountId, config, db, logger: logger.child({ call_id: callId, tool: tool.name }), upstream, figures };
+      let callLogger: Logger | undefined;
+      const context: ToolContext = {
+        callId, accountId: caller.accountId, config, db, upstream, figures,
+        // Made when a handler first logs: most calls never do, and a child logger per call is not free.
+        get logger() {
+          return (callLogger ??= logger.child({ call_id: callId, tool: tool.name }));
+        },
+      };
       const outcome = await handlers.get(tool.name)!(args as never, context);
       // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.
       charged = await settleCall(db, held, record(), true, { batches, onBalance });

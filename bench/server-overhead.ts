@@ -124,11 +124,12 @@ async function timeConcurrently(count: number, step: () => Promise<unknown>): Pr
   return Number(process.hrtime.bigint() - began) / 1000 / count;
 }
 
-async function hotPathSteps(engine: string, url: string): Promise<string[]> {
+async function hotPathSteps(engine: string, url: string, redis: string | undefined): Promise<string[]> {
   const db = openDatabase(url);
   try {
     const caller = await benchKey(db);
     const limits = await createRateLimits(db, Number(UNLIMITED));
+    const redisLimits = redis ? await createRateLimits(db, Number(UNLIMITED), { redisUrl: redis }) : undefined;
     const cachedKeys = new KeyVerifier(db, { cacheMs: 3_600_000 });
     const count = 300;
     const batches = new CallBatches(db, { waitMs: 10_000 });
@@ -136,8 +137,14 @@ async function hotPathSteps(engine: string, url: string): Promise<string[]> {
     const steps: Array<[string, number]> = [
       ['key + packs lookup (authenticateKey)', await timeStep(count, () => authenticateKey(db, caller.key))],
       ['key + packs, cached (KeyVerifier hit)', await timeStep(count, () => cachedKeys.verify(caller.key))],
-      ['rate limiter (consume)', await timeStep(count, () => limits.consumeKey(caller.keyId))],
-      [`rate limiter, ${CONNECTIONS} at once (per call)`, await timeConcurrently(count, () => limits.consumeKey(caller.keyId))],
+      ['rate limit in the database, one call alone', await timeStep(count, () => limits.consumeKey(caller.keyId))],
+      [`rate limit in the database, ${CONNECTIONS} at once (per call)`, await timeConcurrently(count, () => limits.consumeKey(caller.keyId))],
+      ...(redisLimits
+        ? ([
+            ['rate limit in Redis, one call alone', await timeStep(count, () => redisLimits.consumeKey(caller.keyId))],
+            [`rate limit in Redis, ${CONNECTIONS} at once (per call)`, await timeConcurrently(count, () => redisLimits.consumeKey(caller.keyId))],
+          ] as Array<[string, number]>)
+        : []),
       ['ledger hold, one call alone', await timeStep(count, () => hold(db, { callId: newCallId(), accountId: caller.accountId, credits: 1 }))],
       ['call log insert, one call alone', await timeStep(count, () => recordCall(db, callRecord(newCallId())))],
       [
@@ -149,6 +156,7 @@ async function hotPathSteps(engine: string, url: string): Promise<string[]> {
         }),
       ],
     ];
+    redisLimits?.close();
     return steps.map(([name, micros]) => `  ${engine.padEnd(7)} ${name.padEnd(52)} ${micros.toFixed(0).padStart(6)} µs`);
   } finally {
     await db.destroy();
@@ -233,7 +241,7 @@ export async function runServerOverheadBench(): Promise<void> {
       line('cache hit p50 - free call p50 <= 2 ms (all answered)', `${gap.toFixed(2)} ms`, gap <= 2 && loads.cached.non2xx === 0);
     }
     console.log('\nHot-path steps on their own (mean of 300 runs, one after another or side by side):');
-    for (const target of targets) for (const line of await hotPathSteps(target.name, target.url)) console.log(line);
+    for (const target of targets) for (const line of await hotPathSteps(target.name, target.url, target.env.REDIS_URL)) console.log(line);
   } finally {
     await Promise.all(processes.map((server) => server.stop()));
     await usgs.close();

@@ -45,6 +45,8 @@ export interface RateLimits {
   recordFailedKey(address: string): Promise<void>;
   /** Deletes the rows of addresses whose window has passed; returns how many. */
   sweepExpiredAddresses(): Promise<number>;
+  /** Closes the connection to Redis, if there is one. */
+  close(): void;
 }
 
 /**
@@ -128,10 +130,10 @@ function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
 }
 
 /** The per-key limiter: in Redis when a URL is given, with the database store as its stand-in while Redis fails. */
-async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefined): Promise<KeyCounter> {
+async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefined): Promise<{ counter: KeyCounter; close(): void }> {
   // Also creates the table on a fresh database.
   const inDatabase = await storeLimiter(db, { tableName: KEY_TABLE, keyPrefix: KEY_PREFIX, points: perMinute, duration: WINDOW_SECONDS });
-  if (!redisUrl) return engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, perMinute) : inDatabase;
+  if (!redisUrl) return { counter: engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, perMinute) : inDatabase, close: () => undefined };
   // No offline queue: while Redis is away a count fails at once and the database store counts instead.
   const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });
   redis.on('error', () => undefined); // each failed count falls back to the database store; ioredis reconnects by itself
@@ -145,17 +147,18 @@ async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefi
     const timer = setTimeout(done, REDIS_CONNECT_TIMEOUT_MS);
     redis.once('ready', done).once('error', done);
   });
-  return new RateLimiterRedis({
+  const counter = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: 'research-tools:rate:key',
     points: perMinute,
     duration: WINDOW_SECONDS,
     insuranceLimiter: inDatabase as never,
   });
+  return { counter, close: () => redis.disconnect() };
 }
 
 export async function createRateLimits(db: Knex, perMinute: number, options: { redisUrl?: string } = {}): Promise<RateLimits> {
-  const keys = await keyLimiter(db, perMinute, options.redisUrl);
+  const { counter: keys, close } = await keyLimiter(db, perMinute, options.redisUrl);
   const addresses = (await storeLimiter(db, {
     tableName: ADDRESS_TABLE,
     keyPrefix: 'addr',
@@ -206,5 +209,6 @@ export async function createRateLimits(db: Knex, perMinute: number, options: { r
       }
     },
     sweepExpiredAddresses,
+    close,
   };
 }

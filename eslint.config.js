@@ -7,12 +7,28 @@ import tseslint from 'typescript-eslint';
 /** Folders that a folder must not import from: the direction of the layers. */
 const layers = [
   { target: './codegen', from: ['./src', './test', './scripts', './bench'], message: 'codegen reads tools.yaml only; it does not import the service.' },
-  { target: './generated', from: ['./src', './test', './scripts', './bench', './codegen'], message: 'generated/ is output of codegen and imports only itself.' },
-  { target: './src/upstream', from: ['./src/connectors', './src/tools', './src/server', './src/figures', './src/ledger'], message: 'the upstream layer sits below connectors, tools and the server.' },
+  {
+    target: './generated',
+    from: ['./src', './test', './scripts', './bench', './codegen'],
+    message: 'generated/ is output of codegen and imports only itself.',
+  },
+  {
+    target: './src/upstream',
+    from: ['./src/connectors', './src/tools', './src/server', './src/figures', './src/ledger'],
+    message: 'the upstream layer sits below connectors, tools and the server.',
+  },
   { target: './src/connectors', from: ['./src/tools', './src/server', './src/figures', './src/ledger'], message: 'connectors sit below tools and the server.' },
-  { target: './src/figures', from: ['./src/tools', './src/server/app.ts', './src/server/mcp.ts', './src/server/run-tool-call.ts'], message: 'tools depend on figures, not the reverse.' },
+  {
+    target: './src/figures',
+    from: ['./src/tools', './src/server/app.ts', './src/server/mcp.ts', './src/server/run-tool-call.ts'],
+    message: 'tools depend on figures, not the reverse.',
+  },
   { target: './src/ledger', from: ['./src/tools', './src/server', './src/figures', './src/connectors'], message: 'the ledger sits below the server.' },
-  { target: './src/tools', from: ['./src/server/app.ts', './src/server/mcp.ts', './src/server/tool-call.ts', './src/server/run-tool-call.ts'], message: 'the server calls tools, not the reverse.' },
+  {
+    target: './src/tools',
+    from: ['./src/server/app.ts', './src/server/mcp.ts', './src/server/tool-call.ts', './src/server/run-tool-call.ts'],
+    message: 'the server calls tools, not the reverse.',
+  },
   { target: './src', from: ['./test', './scripts', './bench'], message: 'the service does not import tests, scripts or benchmarks.' },
 ];
 
@@ -23,7 +39,11 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.js'],
     plugins: { 'import-x': importX },
-    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
     settings: {
       'import-x/extensions': ['.ts', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },

@@ -17,8 +17,14 @@ function answer(path: string, query: unknown): unknown {
     summary: `1 paper for "${String(query)}".`,
     records: [
       {
-        id: 'openalex:W2741809807', type: 'paper', source: 'openalex', title: 'The state of OA', license: 'CC0-1.0',
-        attribution: 'OpenAlex', retrievedAt: '2026-01-01T00:00:00.000Z', data: { found_in: ['openalex'], year: 2018 },
+        id: 'openalex:W2741809807',
+        type: 'paper',
+        source: 'openalex',
+        title: 'The state of OA',
+        license: 'CC0-1.0',
+        attribution: 'OpenAlex',
+        retrievedAt: '2026-01-01T00:00:00.000Z',
+        data: { found_in: ['openalex'], year: 2018 },
       },
     ],
     credits_used: 1,

@@ -19,7 +19,11 @@ import { call, newCaller, startServer } from '../test/support/server.ts';
 
 const ROUNDS = Number(process.env.BENCH_FANOUT_ROUNDS ?? 10);
 /** Three sources with the manifest's faster request rates, so pacing never adds to the figure. */
-const DELAYS: Array<[SourceId, number]> = [['usgs-earthquakes', 100], ['simbad', 200], ['uniprot', 300]];
+const DELAYS: Array<[SourceId, number]> = [
+  ['usgs-earthquakes', 100],
+  ['simbad', 200],
+  ['uniprot', 300],
+];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -50,7 +54,11 @@ export async function runFanoutBench(): Promise<void> {
   await migrateToLatest(db);
   const server = await startServer(db, { env, rateLimitPerMinute: 1_000_000, handlers: { ...createHandlers(), search_papers: fanOutHandler } });
   const caller = await newCaller(db, 1_000_000);
-  const sequentialClient = createUpstreamClient({ sources: Object.fromEntries(DELAYS.map(([source]) => [source.toUpperCase().replace(/-/g, '_'), { url: fake.url }])), contactEmail: undefined, redisUrl: undefined });
+  const sequentialClient = createUpstreamClient({
+    sources: Object.fromEntries(DELAYS.map(([source]) => [source.toUpperCase().replace(/-/g, '_'), { url: fake.url }])),
+    contactEmail: undefined,
+    redisUrl: undefined,
+  });
 
   try {
     const fanOutMs: number[] = [];
@@ -73,7 +81,9 @@ export async function runFanoutBench(): Promise<void> {
     const sum = DELAYS.reduce((total, [, delay]) => total + delay, 0);
     const fan = median(fanOutMs);
     const sequential = median(sequentialMs);
-    console.log(`fan-out: 3 sources answering after ${DELAYS.map(([, delay]) => delay).join('/')} ms (slowest ${slowest} ms, sum ${sum} ms), median of ${ROUNDS} charged calls through the server`);
+    console.log(
+      `fan-out: 3 sources answering after ${DELAYS.map(([, delay]) => delay).join('/')} ms (slowest ${slowest} ms, sum ${sum} ms), median of ${ROUNDS} charged calls through the server`,
+    );
     console.log(`  fan-out call            ${fan.toFixed(0).padStart(5)} ms   ratio to slowest ${(fan / slowest).toFixed(2)}`);
     console.log(`  same requests in turn   ${sequential.toFixed(0).padStart(5)} ms   ratio to slowest ${(sequential / slowest).toFixed(2)}`);
   } finally {

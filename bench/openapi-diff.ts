@@ -59,7 +59,9 @@ export async function runOpenapiDiffBench(): Promise<void> {
     diffSpecs(specFromObject(JSON.parse(baseText), 'base'), specFromObject(JSON.parse(baseText), 'base'));
   }, runs);
   const mb = (text: string) => (Buffer.byteLength(text) / 1e6).toFixed(2);
-  console.log(`openapi:diff on two specs of ${mb(baseText)} MB and ${mb(revisionText)} MB (${Object.keys(base.paths).length} paths each), median of ${runs} runs:`);
+  console.log(
+    `openapi:diff on two specs of ${mb(baseText)} MB and ${mb(revisionText)} MB (${Object.keys(base.paths).length} paths each), median of ${runs} runs:`,
+  );
   console.log(`  JSON.parse of one spec                       ${parse.toFixed(1)} ms`);
   console.log(`  read one spec (parse + checks)               ${load.toFixed(1)} ms`);
   console.log(`  parse both and diff (${changes} changes)            ${diff.toFixed(1)} ms  (${(diff / parse).toFixed(1)}x one JSON.parse)`);

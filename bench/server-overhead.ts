@@ -10,9 +10,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import type { Knex } from 'knex';
-import {
-  CallBatches, authenticateKey, createAccount, createKey, hold, migrateToLatest, newCallId, openDatabase, recordCall,
-} from '../src/ledger/index.ts';
+import { CallBatches, authenticateKey, createAccount, createKey, hold, migrateToLatest, newCallId, openDatabase, recordCall } from '../src/ledger/index.ts';
 import { KeyVerifier } from '../src/server/key-cache.ts';
 import { createRateLimits } from '../src/server/rate-limits.ts';
 import { recording } from '../test/connectors/recordings.ts';
@@ -63,7 +61,15 @@ async function load(name: string, baseUrl: string, keys: string[] = [], call: Ca
   };
   await autocannon({ ...options, duration: 1 }); // warm-up
   const result = await autocannon({ ...options, duration: DURATION_S });
-  return { name, requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, fixedRate: overallRate !== undefined, free: call === FREE };
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    fixedRate: overallRate !== undefined,
+    free: call === FREE,
+  };
 }
 
 async function mysqlUrl(): Promise<string | undefined> {
@@ -133,7 +139,15 @@ async function hotPathSteps(engine: string, url: string, redis: string | undefin
     const cachedKeys = new KeyVerifier(db, { cacheMs: 3_600_000 });
     const count = 300;
     const batches = new CallBatches(db, { waitMs: 10_000 });
-    const callRecord = (callId: string) => ({ callId, accountId: caller.accountId, keyId: caller.keyId, tool: 'search_papers', status: 'ok', credits: 1, durationMs: 1 });
+    const callRecord = (callId: string) => ({
+      callId,
+      accountId: caller.accountId,
+      keyId: caller.keyId,
+      tool: 'search_papers',
+      status: 'ok',
+      credits: 1,
+      durationMs: 1,
+    });
     const steps: Array<[string, number]> = [
       ['key + packs lookup (authenticateKey)', await timeStep(count, () => authenticateKey(db, caller.key))],
       ['key + packs, cached (KeyVerifier hit)', await timeStep(count, () => cachedKeys.verify(caller.key))],
@@ -183,18 +197,26 @@ export async function runServerOverheadBench(): Promise<void> {
       const db = openDatabase(target.url);
       const keys = await Promise.all(Array.from({ length: CONNECTIONS }, () => benchKey(db).then((caller) => caller.key))).finally(() => db.destroy());
       const server = await startServerProcess('test/support/serve.ts', {
-        ...target.env, DATABASE_URL: target.url, RATE_LIMIT_PER_MINUTE: UNLIMITED, LOG_LEVEL: 'info', SOURCE_USGS_EARTHQUAKES_URL: usgs.url, FIGURE_WORKERS: '0', FILES_DIR: 'off',
+        ...target.env,
+        DATABASE_URL: target.url,
+        RATE_LIMIT_PER_MINUTE: UNLIMITED,
+        LOG_LEVEL: 'info',
+        SOURCE_USGS_EARTHQUAKES_URL: usgs.url,
+        FIGURE_WORKERS: '0',
+        FILES_DIR: 'off',
       });
       processes.push(server);
       servers.push({ name: target.name, server, keys });
     }
-    console.log(`\nServer overhead: ${CONNECTIONS} connections, ${DURATION_S} s each. Charged: POST /api/v1/search_papers (1 credit, answer made in process); free: list_capabilities;`);
+    console.log(
+      `\nServer overhead: ${CONNECTIONS} connections, ${DURATION_S} s each. Charged: POST /api/v1/search_papers (1 credit, answer made in process); free: list_capabilities;`,
+    );
     console.log('cache hit: search_earthquakes whose USGS answer is cached; one key, or one key (and account) per connection.');
     console.log(`Per-key rate limit: SQLite in the database file; MySQL ${redis && mysql ? `in Redis (${redis})` : 'in the database (no Redis answered)'}.`);
     const nodeBaseline = await load('bare node:http', bareNode.baseUrl);
     const baseline = await load('bare express', bareExpress.baseUrl);
     // The free call's answer is the capability list (about 9 KB): its baseline answers the same JSON.
-    const freeBaseline = await load('bare express, free call\'s answer', bareExpress.baseUrl, [], FREE);
+    const freeBaseline = await load("bare express, free call's answer", bareExpress.baseUrl, [], FREE);
     const results = [nodeBaseline, baseline, freeBaseline];
     const byEngine = new Map<string, Record<'free' | 'charged' | 'chargedKeys' | 'cached', Load>>();
     for (const { name, server, keys } of servers) {
@@ -222,7 +244,9 @@ export async function runServerOverheadBench(): Promise<void> {
     for (const result of results) {
       const ratio = result.requestsPerSecond / (result.free ? freeBaseline : baseline).requestsPerSecond;
       const shownRatio = result.fixedRate ? '(fixed rate)' : ratio.toFixed(2);
-      console.log(`  ${result.name.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${String(result.p50).padStart(6)}  ${String(result.p99).padStart(6)}  ${shownRatio.padStart(21)}  ${result.non2xx}`);
+      console.log(
+        `  ${result.name.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${String(result.p50).padStart(6)}  ${String(result.p99).padStart(6)}  ${shownRatio.padStart(21)}  ${result.non2xx}`,
+      );
     }
     if (!mysql) console.log('  (MySQL skipped: no server answered at BENCH_MYSQL_URL / DATABASE_URL / mysql://root@127.0.0.1:3306/test)');
     console.log('\nIssue targets (from this run):');
@@ -231,7 +255,8 @@ export async function runServerOverheadBench(): Promise<void> {
     const targetsOf: Record<string, number> = { sqlite: 0.5, mysql: 0.25 };
     for (const [name, loads] of byEngine) {
       const chargedTarget = targetsOf[name] ?? 0.25;
-      const line = (what: string, value: string, met: boolean) => console.log(`  ${name.padEnd(7)} ${what.padEnd(52)} ${value.padStart(9)}  ${met ? 'met' : 'NOT met'}`);
+      const line = (what: string, value: string, met: boolean) =>
+        console.log(`  ${name.padEnd(7)} ${what.padEnd(52)} ${value.padStart(9)}  ${met ? 'met' : 'NOT met'}`);
       line(`charged (1 key) / bare express >= ${chargedTarget}`, ratio(loads.charged).toFixed(2), ratio(loads.charged) >= chargedTarget);
       line('free call / bare express, same answer >= 0.6', freeRatio(loads.free).toFixed(2), freeRatio(loads.free) >= 0.6);
       const gap = loads.cached.p50 - loads.free.p50;

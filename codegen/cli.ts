@@ -75,8 +75,11 @@ export function runCodegen(argv: string[]): number {
   if (options.check) {
     const stale = staleFiles(files, outDir);
     if (stale.length > 0) {
-      console.error(`codegen --check: generated files are not up to date with ${options.manifest}:\n` +
-        stale.map((file) => `  ${file}`).join('\n') + '\nRun `npm run codegen` and commit the result.');
+      console.error(
+        `codegen --check: generated files are not up to date with ${options.manifest}:\n` +
+          stale.map((file) => `  ${file}`).join('\n') +
+          '\nRun `npm run codegen` and commit the result.',
+      );
       return 1;
     }
     console.log(`codegen --check: ${files.size} generated files are up to date.`);

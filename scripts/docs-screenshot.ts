@@ -42,12 +42,26 @@ async function photographAccountPage(baseUrl: string): Promise<void> {
   const account = await createAccount(db, { name: 'Lab A', credits: 1000 });
   const key = await createKey(db, account.id, 'laptop');
   await createKey(db, account.id, 'CI runner');
-  const sample: Array<[string, number]> = [['search_papers', 1], ['verify_references', 2], ['lookup_gene_protein', 1], ['get_series', 1]];
+  const sample: Array<[string, number]> = [
+    ['search_papers', 1],
+    ['verify_references', 2],
+    ['lookup_gene_protein', 1],
+    ['get_series', 1],
+  ];
   for (let daysAgo = 29; daysAgo >= 0; daysAgo -= 1) {
     for (const [index, [tool, credits]] of sample.entries()) {
       const calls = (daysAgo * 7 + index * 3) % 5;
       for (let call = 0; call < calls; call += 1) {
-        await recordCall(db, { callId: `call_sample_${daysAgo}_${index}_${call}`, accountId: account.id, keyId: key.id, tool, status: 'ok', credits, durationMs: 120, at: new Date(Date.now() - daysAgo * 86_400_000) });
+        await recordCall(db, {
+          callId: `call_sample_${daysAgo}_${index}_${call}`,
+          accountId: account.id,
+          keyId: key.id,
+          tool,
+          status: 'ok',
+          credits,
+          durationMs: 120,
+          at: new Date(Date.now() - daysAgo * 86_400_000),
+        });
       }
     }
   }

@@ -61,7 +61,10 @@ function keyAddingForwarder(port: number, key: string): Server {
 /** Runs one scenario; its checks come from the results folder the suite writes. */
 async function runScenario(scenario: string, url: string, resultsFolder: string): Promise<Check[]> {
   const exitCode = await new Promise<number>((resolve) => {
-    const child = spawn(node22, [suite, 'server', '--url', url, '--scenario', scenario, '--output-dir', path.join(resultsFolder, 'results')], { cwd: resultsFolder, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(node22, [suite, 'server', '--url', url, '--scenario', scenario, '--output-dir', path.join(resultsFolder, 'results')], {
+      cwd: resultsFolder,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.on('exit', (code) => resolve(code ?? 1));
   });
   const results = path.join(resultsFolder, 'results');
@@ -81,8 +84,11 @@ export async function runConformance(): Promise<number> {
   }
   const work = mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
   const config = loadConfig({
-    PORT: '0', DATABASE_URL: `sqlite:${path.join(work, 'ledger.sqlite')}`, PUBLIC_BASE_URL: 'http://localhost',
-    FILES_DIR: path.join(work, 'files'), LOG_LEVEL: 'warn',
+    PORT: '0',
+    DATABASE_URL: `sqlite:${path.join(work, 'ledger.sqlite')}`,
+    PUBLIC_BASE_URL: 'http://localhost',
+    FILES_DIR: path.join(work, 'files'),
+    LOG_LEVEL: 'warn',
   });
   const db = openDatabase(config.databaseUrl);
   const servers: Server[] = [];
@@ -104,7 +110,9 @@ export async function runConformance(): Promise<number> {
       const checks = await runScenario(scenario, url, work);
       for (const check of checks.filter((each) => each.status !== 'INFO')) {
         if (check.status === 'FAILURE') failed += 1;
-        console.log(`${check.status === 'FAILURE' ? 'FAIL' : check.status === 'SUCCESS' ? 'pass' : check.status.toLowerCase()}  ${scenario}: ${check.id}${check.errorMessage ? ` — ${check.errorMessage}` : ''}`);
+        console.log(
+          `${check.status === 'FAILURE' ? 'FAIL' : check.status === 'SUCCESS' ? 'pass' : check.status.toLowerCase()}  ${scenario}: ${check.id}${check.errorMessage ? ` — ${check.errorMessage}` : ''}`,
+        );
       }
     }
     console.log(failed === 0 ? `mcp:conformance: all checks of ${SCENARIOS.length} scenarios passed` : `mcp:conformance: ${failed} checks failed`);

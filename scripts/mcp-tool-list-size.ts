@@ -34,5 +34,7 @@ export function toolListSizeTable(): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { tools, bytes, tokens } = toolListSize();
-  console.log(`MCP tool list: ${tools} tools, ${bytes} bytes, about ${tokens} tokens (o200k_base); budget ${TOOL_LIST_BUDGET.bytes} bytes, ${TOOL_LIST_BUDGET.tokens} tokens`);
+  console.log(
+    `MCP tool list: ${tools} tools, ${bytes} bytes, about ${tokens} tokens (o200k_base); budget ${TOOL_LIST_BUDGET.bytes} bytes, ${TOOL_LIST_BUDGET.tokens} tokens`,
+  );
 }

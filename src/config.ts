@@ -91,7 +91,7 @@ export const settings = {
   },
   trustedProxies: {
     variable: 'TRUSTED_PROXIES',
-    doc: 'comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed (`loopback`, `uniquelocal` name those ranges); others\' is ignored and the connection\'s address counts',
+    doc: "comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed (`loopback`, `uniquelocal` name those ranges); others' is ignored and the connection's address counts",
     default: undefined, // none
   },
   metricsToken: {
@@ -195,7 +195,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function readTrustedProxies(env: NodeJS.ProcessEnv): string[] {
-  const entries = (read(env, settings.trustedProxies) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (read(env, settings.trustedProxies) ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (!PROXY_RANGE_NAMES.has(entry) && !ipaddr.isValid(entry) && !ipaddr.isValidCIDR(entry)) {
       throw new ConfigError(`${settings.trustedProxies.variable} must list addresses or CIDRs separated by commas, got "${entry}"`);
@@ -205,7 +208,10 @@ function readTrustedProxies(env: NodeJS.ProcessEnv): string[] {
 }
 
 function readOrigins(env: NodeJS.ProcessEnv, setting: Setting): string[] {
-  const origins = (read(env, setting) ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = (read(env, setting) ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let parsed: URL | undefined;
     try {

@@ -71,7 +71,7 @@ export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>,
 }
 
 export function exitOnStartupFailure(error: unknown): never {
-  const message = error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error);
+  const message = error instanceof ConfigError ? error.message : ((error as Error).stack ?? String(error));
   process.stderr.write(`${JSON.stringify({ error: { code: 'startup_failed', message } })}\n`);
   process.exit(1);
 }

@@ -10,7 +10,12 @@ import { ApiError } from './errors.ts';
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'research_tools_' });
 
-const toolCalls = new Counter({ name: 'research_tools_tool_calls_total', help: 'Tool calls by tool and outcome (ok or the error code).', labelNames: ['tool', 'status'], registers: [registry] });
+const toolCalls = new Counter({
+  name: 'research_tools_tool_calls_total',
+  help: 'Tool calls by tool and outcome (ok or the error code).',
+  labelNames: ['tool', 'status'],
+  registers: [registry],
+});
 const toolCallSeconds = new Histogram({
   name: 'research_tools_tool_call_duration_seconds',
   help: 'Time from request to answer of tool calls.',
@@ -18,7 +23,12 @@ const toolCallSeconds = new Histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   registers: [registry],
 });
-const upstreamRequests = new Counter({ name: 'research_tools_upstream_requests_total', help: 'Requests sent to upstream sources, by source and outcome (HTTP status class or error kind).', labelNames: ['source', 'outcome'], registers: [registry] });
+const upstreamRequests = new Counter({
+  name: 'research_tools_upstream_requests_total',
+  help: 'Requests sent to upstream sources, by source and outcome (HTTP status class or error kind).',
+  labelNames: ['source', 'outcome'],
+  registers: [registry],
+});
 const upstreamSeconds = new Histogram({
   name: 'research_tools_upstream_request_duration_seconds',
   help: 'Latency of upstream requests.',
@@ -26,10 +36,30 @@ const upstreamSeconds = new Histogram({
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30],
   registers: [registry],
 });
-const upstreamErrors = new Counter({ name: 'research_tools_upstream_errors_total', help: 'Upstream requests that failed after all attempts, by source and kind.', labelNames: ['source', 'kind'], registers: [registry] });
-const cacheLookups = new Counter({ name: 'research_tools_upstream_cache_lookups_total', help: 'Upstream response cache lookups, by source and result (hit or miss).', labelNames: ['source', 'result'], registers: [registry] });
-const credits = new Counter({ name: 'research_tools_credits_total', help: 'Credits debited for calls and given back (refunded or released) for failed ones.', labelNames: ['movement'], registers: [registry] });
-const rateLimitRefusals = new Counter({ name: 'research_tools_rate_limit_refusals_total', help: 'Requests refused by a rate limit, by limit (per_key or failed_keys).', labelNames: ['limit'], registers: [registry] });
+const upstreamErrors = new Counter({
+  name: 'research_tools_upstream_errors_total',
+  help: 'Upstream requests that failed after all attempts, by source and kind.',
+  labelNames: ['source', 'kind'],
+  registers: [registry],
+});
+const cacheLookups = new Counter({
+  name: 'research_tools_upstream_cache_lookups_total',
+  help: 'Upstream response cache lookups, by source and result (hit or miss).',
+  labelNames: ['source', 'result'],
+  registers: [registry],
+});
+const credits = new Counter({
+  name: 'research_tools_credits_total',
+  help: 'Credits debited for calls and given back (refunded or released) for failed ones.',
+  labelNames: ['movement'],
+  registers: [registry],
+});
+const rateLimitRefusals = new Counter({
+  name: 'research_tools_rate_limit_refusals_total',
+  help: 'Requests refused by a rate limit, by limit (per_key or failed_keys).',
+  labelNames: ['limit'],
+  registers: [registry],
+});
 const figureRenderSeconds = new Histogram({
   name: 'research_tools_figure_render_duration_seconds',
   help: 'Time to render a figure, by outcome.',
@@ -40,7 +70,7 @@ const figureRenderSeconds = new Histogram({
 let readFigureQueueDepth: (() => Promise<number>) | undefined;
 new Gauge({
   name: 'research_tools_figure_queue_depth',
-  help: 'Figures waiting to be rendered in this process\'s queue (read from the database at scrape time).',
+  help: "Figures waiting to be rendered in this process's queue (read from the database at scrape time).",
   registers: [registry],
   async collect() {
     if (readFigureQueueDepth) this.set(await readFigureQueueDepth());

@@ -16,8 +16,14 @@ describe('README and docs/', () => {
   });
 
   it('every relative link of README.md, CONTRIBUTING.md and docs/ points at a file that exists', () => {
-    const files = ['README.md', 'CONTRIBUTING.md', ...Object.keys(DOCUMENT_TABLES), 'docs/operations.md', 'docs/benchmarks.md',
-      ...readdirSync('docs/tools').map((name) => `docs/tools/${name}`)];
+    const files = [
+      'README.md',
+      'CONTRIBUTING.md',
+      ...Object.keys(DOCUMENT_TABLES),
+      'docs/operations.md',
+      'docs/benchmarks.md',
+      ...readdirSync('docs/tools').map((name) => `docs/tools/${name}`),
+    ];
     const broken: string[] = [];
     for (const file of files) {
       for (const [, target] of readFileSync(file, 'utf8').matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {

@@ -10,7 +10,9 @@ export const mochaHooks = {
   afterEach(this: Mocha.Context) {
     if (responseValidationFailures.length === 0) return;
     const failures = responseValidationFailures.splice(0);
-    throw new Error(`${failures.length} answer(s) did not match generated/openapi.json:\n` +
-      failures.map((failure) => `  ${failure.operation} (status ${failure.status}): ${failure.problem}`).join('\n'));
+    throw new Error(
+      `${failures.length} answer(s) did not match generated/openapi.json:\n` +
+        failures.map((failure) => `  ${failure.operation} (status ${failure.status}): ${failure.problem}`).join('\n'),
+    );
   },
 };

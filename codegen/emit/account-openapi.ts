@@ -80,12 +80,16 @@ export function accountSchemas(manifest: Manifest): JsonSchema {
     AccountChanges: closed({
       changes: {
         type: 'array',
-        description: 'The last 50 changes to the account\'s keys and packs, newest first.',
+        description: "The last 50 changes to the account's keys and packs, newest first.",
         items: closed({
           action: { type: 'string', enum: ['key_created', 'key_renamed', 'key_deleted', 'pack_enabled', 'pack_disabled'] },
           subject: { type: 'string', description: 'The key id or pack changed.' },
-          detail: { type: ['string', 'null'], description: 'The key\'s name, for key_created and key_renamed.' },
-          actor: { type: 'string', enum: ['owner', 'operator'], description: '`owner`: through these endpoints or the settings page; `operator`: the admin CLI.' },
+          detail: { type: ['string', 'null'], description: "The key's name, for key_created and key_renamed." },
+          actor: {
+            type: 'string',
+            enum: ['owner', 'operator'],
+            description: '`owner`: through these endpoints or the settings page; `operator`: the admin CLI.',
+          },
           actor_key_id: { type: ['string', 'null'], description: 'The key the owner used.' },
           created_at: dateTime,
         }),
@@ -102,7 +106,14 @@ function operation(
   extra: { parameters?: JsonSchema[]; requestBody?: JsonSchema; errors?: string[] } = {},
 ): JsonSchema {
   const errors = ['Unauthorized', ...(extra.errors ?? []), 'Internal', 'TemporarilyUnavailable'];
-  const statusOf: Record<string, string> = { InvalidInput: '400', Unauthorized: '401', NotFound: '404', PayloadTooLarge: '413', Internal: '500', TemporarilyUnavailable: '503' };
+  const statusOf: Record<string, string> = {
+    InvalidInput: '400',
+    Unauthorized: '401',
+    NotFound: '404',
+    PayloadTooLarge: '413',
+    Internal: '500',
+    TemporarilyUnavailable: '503',
+  };
   return {
     operationId,
     summary,
@@ -112,21 +123,35 @@ function operation(
     ...(extra.parameters ? { parameters: extra.parameters } : {}),
     ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
     responses: {
-      [answer.status]: { description: answer.description, headers: { 'X-Credits-Remaining': headerRef('CreditsRemaining') }, content: json(ref(answer.schema)) },
+      [answer.status]: {
+        description: answer.description,
+        headers: { 'X-Credits-Remaining': headerRef('CreditsRemaining') },
+        content: json(ref(answer.schema)),
+      },
       ...Object.fromEntries(errors.map((name) => [statusOf[name], responseRef(name)])),
     },
   };
 }
 
-const pathParameter = (name: string, description: string, schema: JsonSchema = { type: 'string' }): JsonSchema => ({ name, in: 'path', required: true, description, schema });
+const pathParameter = (name: string, description: string, schema: JsonSchema = { type: 'string' }): JsonSchema => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
 const body = (schema: JsonSchema): JsonSchema => ({ required: true, content: json(schema) });
 
 export function accountPaths(manifest: Manifest): JsonSchema {
-  const keyId = pathParameter('key_id', 'The key\'s id (`key_…`), as listed.');
-  const free = 'Free, and not counted against the key\'s rate limit of tool calls.';
+  const keyId = pathParameter('key_id', "The key's id (`key_…`), as listed.");
+  const free = "Free, and not counted against the key's rate limit of tool calls.";
   return {
     '/api/v1/account/keys': {
-      get: operation('listAccountKeys', 'Your API keys', `The account's live keys, oldest first, never with their secret. ${free}`, { status: '200', description: 'The keys.', schema: 'AccountKeyList' }),
+      get: operation('listAccountKeys', 'Your API keys', `The account's live keys, oldest first, never with their secret. ${free}`, {
+        status: '200',
+        description: 'The keys.',
+        schema: 'AccountKeyList',
+      }),
       post: operation(
         'createAccountKey',
         'Create an API key',
@@ -136,9 +161,17 @@ export function accountPaths(manifest: Manifest): JsonSchema {
       ),
     },
     '/api/v1/account/keys/{key_id}': {
-      patch: operation('renameAccountKey', 'Rename an API key', `Gives one of the account's keys another name (null removes it). ${free}`, { status: '200', description: 'The key renamed.', schema: 'AccountKey' }, {
-        parameters: [keyId], requestBody: body(closed({ name: keyName })), errors: ['InvalidInput', 'NotFound', 'PayloadTooLarge'],
-      }),
+      patch: operation(
+        'renameAccountKey',
+        'Rename an API key',
+        `Gives one of the account's keys another name (null removes it). ${free}`,
+        { status: '200', description: 'The key renamed.', schema: 'AccountKey' },
+        {
+          parameters: [keyId],
+          requestBody: body(closed({ name: keyName })),
+          errors: ['InvalidInput', 'NotFound', 'PayloadTooLarge'],
+        },
+      ),
       delete: operation(
         'deleteAccountKey',
         'Delete an API key',
@@ -148,23 +181,46 @@ export function accountPaths(manifest: Manifest): JsonSchema {
       ),
     },
     '/api/v1/account/packs/{pack}': {
-      put: operation('setAccountPack', 'Switch a discipline pack', `Switches a pack on or off for the account: the tools of a switched-off pack answer 403 pack_disabled. ${free}`, { status: '200', description: 'Every pack with its state.', schema: 'AccountPacks' }, {
-        parameters: [pathParameter('pack', 'The pack.', { type: 'string', enum: manifest.packs.map((pack) => pack.id) })],
-        requestBody: body(closed({ enabled: { type: 'boolean' } })),
-        errors: ['InvalidInput', 'NotFound', 'PayloadTooLarge'],
-      }),
+      put: operation(
+        'setAccountPack',
+        'Switch a discipline pack',
+        `Switches a pack on or off for the account: the tools of a switched-off pack answer 403 pack_disabled. ${free}`,
+        { status: '200', description: 'Every pack with its state.', schema: 'AccountPacks' },
+        {
+          parameters: [pathParameter('pack', 'The pack.', { type: 'string', enum: manifest.packs.map((pack) => pack.id) })],
+          requestBody: body(closed({ enabled: { type: 'boolean' } })),
+          errors: ['InvalidInput', 'NotFound', 'PayloadTooLarge'],
+        },
+      ),
     },
     '/api/v1/account/usage': {
-      get: operation('getAccountUsage', 'Your usage', `Calls and credits per day and per tool over a period (by default the last 30 days up to today, UTC; at most 366 days), with the last 20 calls. ${free}`, { status: '200', description: 'The usage.', schema: 'AccountUsage' }, {
-        parameters: [
-          { name: 'from', in: 'query', required: false, description: 'First day (UTC, YYYY-MM-DD); default 29 days before `to`.', schema: { type: 'string', format: 'date' } },
-          { name: 'to', in: 'query', required: false, description: 'Last day (UTC, YYYY-MM-DD); default today.', schema: { type: 'string', format: 'date' } },
-        ],
-        errors: ['InvalidInput'],
-      }),
+      get: operation(
+        'getAccountUsage',
+        'Your usage',
+        `Calls and credits per day and per tool over a period (by default the last 30 days up to today, UTC; at most 366 days), with the last 20 calls. ${free}`,
+        { status: '200', description: 'The usage.', schema: 'AccountUsage' },
+        {
+          parameters: [
+            {
+              name: 'from',
+              in: 'query',
+              required: false,
+              description: 'First day (UTC, YYYY-MM-DD); default 29 days before `to`.',
+              schema: { type: 'string', format: 'date' },
+            },
+            { name: 'to', in: 'query', required: false, description: 'Last day (UTC, YYYY-MM-DD); default today.', schema: { type: 'string', format: 'date' } },
+          ],
+          errors: ['InvalidInput'],
+        },
+      ),
     },
     '/api/v1/account/changes': {
-      get: operation('listAccountChanges', 'Changes to your settings', `Who changed the account's keys and packs, and when: the owner (by key id) or the operator. ${free}`, { status: '200', description: 'The changes.', schema: 'AccountChanges' }),
+      get: operation(
+        'listAccountChanges',
+        'Changes to your settings',
+        `Who changed the account's keys and packs, and when: the owner (by key id) or the operator. ${free}`,
+        { status: '200', description: 'The changes.', schema: 'AccountChanges' },
+      ),
     },
   };
 }

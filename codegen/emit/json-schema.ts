@@ -4,9 +4,27 @@ export type JsonSchema = Record<string, unknown>;
 
 /** Keywords in the order they are written out, so every emitted schema reads the same way. */
 const keywordOrder: Array<keyof SchemaNode> = [
-  'type', 'description', 'const', 'enum', 'format', 'pattern', 'minLength', 'maxLength', 'minimum',
-  'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minItems', 'maxItems', 'uniqueItems', 'items',
-  'properties', 'required', 'additionalProperties', 'oneOf', 'default',
+  'type',
+  'description',
+  'const',
+  'enum',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'items',
+  'properties',
+  'required',
+  'additionalProperties',
+  'oneOf',
+  'default',
 ];
 
 /**
@@ -46,9 +64,7 @@ export function inputSchema(tool: ToolDefinition): JsonSchema {
   const schema: JsonSchema = {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(
-      Object.entries(tool.input.properties).map(([name, property]) => [name, inputPropertySchema(property)]),
-    ),
+    properties: Object.fromEntries(Object.entries(tool.input.properties).map(([name, property]) => [name, inputPropertySchema(property)])),
   };
   if (tool.input.required && tool.input.required.length > 0) schema.required = tool.input.required;
   if (tool.input.constraints && tool.input.constraints.length > 0) schema['x-constraints'] = tool.input.constraints;

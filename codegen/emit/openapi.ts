@@ -4,8 +4,16 @@ import { accountPaths, accountSchemas, packSwitches } from './account-openapi.ts
 import { inputSchema, toJsonSchema, type JsonSchema } from './json-schema.ts';
 import { ERRORS } from '../errors.ts';
 import {
-  BUILTIN_SOURCE, GENERATED_NOTICE, argsTypeName, callOperationId, dataTypeName, describeOperationId,
-  extraTypeName, recordSchemaName, resultSchemaName, toolPath,
+  BUILTIN_SOURCE,
+  GENERATED_NOTICE,
+  argsTypeName,
+  callOperationId,
+  dataTypeName,
+  describeOperationId,
+  extraTypeName,
+  recordSchemaName,
+  resultSchemaName,
+  toolPath,
 } from './names.ts';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -15,7 +23,10 @@ const json = (schema: JsonSchema): JsonSchema => ({ 'application/json': { schema
 
 /** Every error of spec part 7 (and 413 for oversized bodies), by response component name (codegen/errors.ts). */
 const errorResponses = ERRORS.filter((error) => error.response !== undefined).map((error) => ({
-  name: error.response!, status: String(error.status), code: error.code, description: error.description,
+  name: error.response!,
+  status: String(error.status),
+  code: error.code,
+  description: error.description,
 }));
 
 const rateLimitHeaders = {
@@ -41,14 +52,18 @@ function sharedComponents(manifest: Manifest): JsonSchema {
           properties: {
             code: { type: 'string', enum: errorResponses.map((error) => error.code) },
             message: { type: 'string' },
-            retry_after_s: { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying, when the wait is known (the Retry-After header says the same).' },
+            retry_after_s: {
+              type: 'integer',
+              minimum: 0,
+              description: 'Seconds to wait before retrying, when the wait is known (the Retry-After header says the same).',
+            },
           },
         },
       },
     },
     Account: {
       type: 'object',
-      description: 'The caller\'s account and its last 20 calls, newest first.',
+      description: "The caller's account and its last 20 calls, newest first.",
       additionalProperties: false,
       required: ['account', 'recent_calls'],
       properties: {
@@ -103,7 +118,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
         title: { type: 'string' },
         description: { type: 'string' },
         pack: { type: 'string', enum: manifest.packs.map((pack) => pack.id) },
-        input_schema: { type: 'object', description: 'JSON Schema of the tool\'s arguments.' },
+        input_schema: { type: 'object', description: "JSON Schema of the tool's arguments." },
       },
     },
     ToolList: {
@@ -161,7 +176,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
       description: 'The remaining quota (IETF httpapi-ratelimit-headers), e.g. `"default";r=59;t=60`.',
       schema: { type: 'string' },
     },
-    CreditsRemaining: integerHeader('The account\'s balance in credits after this request (on every answer to a valid key).'),
+    CreditsRemaining: integerHeader("The account's balance in credits after this request (on every answer to a valid key)."),
     IdempotentReplayed: {
       description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
       schema: { type: 'string', const: 'true' },
@@ -239,9 +254,22 @@ const citationContent: JsonSchema = {
 
 function toolPathItem(tool: ToolDefinition): JsonSchema {
   const hasRequired = (tool.input.required ?? []).length > 0;
-  const errors = ['InvalidInput', 'Unauthorized', 'InsufficientCredits', 'PackDisabled', 'UnknownTool',
+  const errors = [
+    'InvalidInput',
+    'Unauthorized',
+    'InsufficientCredits',
+    'PackDisabled',
+    'UnknownTool',
     // every tool refuses an Accept it cannot answer (those without citation export answer only JSON)
-    'NotAcceptable', 'IdempotencyInProgress', 'PayloadTooLarge', 'IdempotencyKeyReused', 'RateLimited', 'Internal', 'UpstreamError', 'TemporarilyUnavailable'];
+    'NotAcceptable',
+    'IdempotencyInProgress',
+    'PayloadTooLarge',
+    'IdempotencyKeyReused',
+    'RateLimited',
+    'Internal',
+    'UpstreamError',
+    'TemporarilyUnavailable',
+  ];
   const statusOf = (name: string): string => errorResponses.find((error) => error.name === name)!.status;
   return {
     get: {
@@ -291,7 +319,11 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
     toolSchemas[resultSchemaName(tool.name)] = resultSchema(tool);
   }
   const schemas = { ...(shared.schemas as JsonSchema), ...accountSchemas(manifest), ...toolSchemas };
-  const sortedSchemas = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name]]));
+  const sortedSchemas = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((name) => [name, schemas[name]]),
+  );
   const paths: JsonSchema = {
     '/api/v1': {
       get: {
@@ -323,7 +355,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
       get: {
         operationId: 'getAccount',
         summary: 'Your account',
-        description: 'The balance, packs and last 20 calls of the key\'s account. Free, and not counted against the key\'s rate limit.',
+        description: "The balance, packs and last 20 calls of the key's account. Free, and not counted against the key's rate limit.",
         tags: ['account'],
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         responses: {
@@ -347,7 +379,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
       summary: 'One authenticated, credit-billed interface to research lookup tools.',
       description:
         'Each tool is called with POST /api/v1/<tool> and a JSON object of arguments, with an API key in ' +
-        '`Authorization: Bearer <key>` or `x-api-key: <key>`. Each successful call costs the tool\'s credits; ' +
+        "`Authorization: Bearer <key>` or `x-api-key: <key>`. Each successful call costs the tool's credits; " +
         'a failed call costs nothing. Limit: 60 requests per minute per key.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },

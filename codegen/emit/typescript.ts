@@ -5,9 +5,7 @@
 import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from 'ts-morph';
 import type { Manifest, ToolDefinition } from '../manifest/types.ts';
 import { inputSchema } from './json-schema.ts';
-import {
-  BUILTIN_SOURCE, GENERATED_NOTICE, argsTypeName, callOperationId, dataTypeName, extraTypeName, toolPath,
-} from './names.ts';
+import { BUILTIN_SOURCE, GENERATED_NOTICE, argsTypeName, callOperationId, dataTypeName, extraTypeName, toolPath } from './names.ts';
 import { objectMembers } from './typescript-types.ts';
 
 function newSourceFile(project: Project, name: string, statements: string[]): SourceFile {
@@ -46,8 +44,10 @@ function argsInterface(tool: ToolDefinition): string {
       .filter(([name, property]) => tool.input.required?.includes(name) || 'default' in property || property.default_from)
       .map(([name]) => name),
   );
-  return `/** Arguments of ${tool.name}, as its handler receives them (defaults applied). */\n` +
-    `export interface ${argsTypeName(tool.name)} {\n${objectMembers({ type: 'object', properties: tool.input.properties }, '  ', present)}}`;
+  return (
+    `/** Arguments of ${tool.name}, as its handler receives them (defaults applied). */\n` +
+    `export interface ${argsTypeName(tool.name)} {\n${objectMembers({ type: 'object', properties: tool.input.properties }, '  ', present)}}`
+  );
 }
 
 function objectInterface(name: string, doc: string, schema: ToolDefinition['data']): string {
@@ -60,7 +60,12 @@ function typesFile(project: Project, manifest: Manifest): SourceFile {
     `/** Source id of records the service makes itself. */\nexport const BUILTIN_SOURCE = ${literal(BUILTIN_SOURCE)};`,
     `/** Every tool name. */\nexport type ToolName = ${tools.map((tool) => literal(tool.name)).join(' | ')};`,
     `/** Every pack id. */\nexport type PackId = ${manifest.packs.map((pack) => literal(pack.id)).join(' | ')};`,
-    `/** Every upstream source id. */\nexport type SourceId = ${manifest.sources.map((source) => literal(source.id)).sort().join(' | ') || 'never'};`,
+    `/** Every upstream source id. */\nexport type SourceId = ${
+      manifest.sources
+        .map((source) => literal(source.id))
+        .sort()
+        .join(' | ') || 'never'
+    };`,
     `/** One record of a result (spec part 2.3). */
 export interface ToolRecord<Data> {
   id: string;
@@ -131,25 +136,27 @@ function toolsFile(project: Project, manifest: Manifest): SourceFile {
     }),
   );
   const sources = Object.fromEntries(
-    [...manifest.sources].sort((a, b) => a.id.localeCompare(b.id)).map((source) => [
-      source.id,
-      {
-        id: source.id,
-        title: source.title,
-        baseUrl: source.base_url,
-        docsUrl: source.docs_url,
-        license: source.license,
-        attribution: source.attribution,
-        key: source.key,
-        contactEmail: source.contact_email,
-        timeoutMs: source.timeout_ms,
-        rateLimit: { requestsPerSecond: source.rate_limit.requests_per_second, concurrency: source.rate_limit.concurrency },
-        cacheTtlS: source.cache_ttl_s,
-        maxBodyBytes: source.max_body_bytes,
-        sameHostRedirects: source.same_host_redirects,
-        note: source.note,
-      },
-    ]),
+    [...manifest.sources]
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((source) => [
+        source.id,
+        {
+          id: source.id,
+          title: source.title,
+          baseUrl: source.base_url,
+          docsUrl: source.docs_url,
+          license: source.license,
+          attribution: source.attribution,
+          key: source.key,
+          contactEmail: source.contact_email,
+          timeoutMs: source.timeout_ms,
+          rateLimit: { requestsPerSecond: source.rate_limit.requests_per_second, concurrency: source.rate_limit.concurrency },
+          cacheTtlS: source.cache_ttl_s,
+          maxBodyBytes: source.max_body_bytes,
+          sameHostRedirects: source.same_host_redirects,
+          note: source.note,
+        },
+      ]),
   );
   return newSourceFile(project, 'tools.ts', [
     `import type { PackId, SourceId, ToolName } from './types.ts';`,
@@ -172,7 +179,10 @@ function routesFile(project: Project, manifest: Manifest): SourceFile {
     })
     .join('\n');
   const routeEntries = tools
-    .map((tool) => `    { tool: ${literal(tool.name)}, path: ${literal(toolPath(tool.name))}, operationId: ${literal(callOperationId(tool.name))}, handler: handlers.${tool.name} as RouteHandler<Context> },`)
+    .map(
+      (tool) =>
+        `    { tool: ${literal(tool.name)}, path: ${literal(toolPath(tool.name))}, operationId: ${literal(callOperationId(tool.name))}, handler: handlers.${tool.name} as RouteHandler<Context> },`,
+    )
     .join('\n');
   return newSourceFile(project, 'routes.ts', [
     `import type {\n${['ToolName', 'ToolOutcome', ...typeNames].map((name) => `  ${name},`).join('\n')}\n} from './types.ts';`,

@@ -64,7 +64,10 @@ export function handWrittenIdEnums(manifest: unknown): ManifestIssue[] {
       for (const { list, ids } of lists) {
         if (values.every((value) => ids.includes(value as string)) && values.length < ids.length) {
           const missing = ids.filter((id) => !values.includes(id));
-          issues.push({ path: [...path, 'enum'], message: `lists ${values.length} of the ${ids.length} ${list} ids (not ${missing.join(', ')}); write \`enum_from: ${list}\`` });
+          issues.push({
+            path: [...path, 'enum'],
+            message: `lists ${values.length} of the ${ids.length} ${list} ids (not ${missing.join(', ')}); write \`enum_from: ${list}\``,
+          });
         }
       }
     }

@@ -8,9 +8,7 @@ export interface ManifestIssue {
 
 /** Formats a path as the reader of tools.yaml sees it: `tools[4].input.properties.limit.default`. */
 export function formatPath(path: FieldPath): string {
-  return path
-    .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`))
-    .join('');
+  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('');
 }
 
 export class ManifestError extends Error {

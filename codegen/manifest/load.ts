@@ -8,9 +8,7 @@ import { checkManifest } from './validate.ts';
 import { expandEnumFrom, expandLimits, handWrittenIdEnums } from './enum-from.ts';
 import type { Manifest } from './types.ts';
 
-const validateStructure = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
-  manifestMetaSchema,
-);
+const validateStructure = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(manifestMetaSchema);
 
 function toFieldPath(instancePath: string): FieldPath {
   return instancePath

@@ -107,10 +107,7 @@ export const manifestMetaSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: [
-          'id', 'title', 'base_url', 'docs_url', 'license', 'attribution', 'key', 'contact_email',
-          'timeout_ms', 'rate_limit', 'cache_ttl_s',
-        ],
+        required: ['id', 'title', 'base_url', 'docs_url', 'license', 'attribution', 'key', 'contact_email', 'timeout_ms', 'rate_limit', 'cache_ttl_s'],
         properties: {
           id: sourceId,
           title: nonEmpty,

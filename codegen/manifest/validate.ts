@@ -143,14 +143,31 @@ export function checkManifest(manifest: Manifest): ManifestIssue[] {
   const capabilityIds = new Set(manifest.capabilities.map((capability) => capability.id));
   const sourceIds = new Set(manifest.sources.map((source) => source.id));
   const issues: ManifestIssue[] = [
-    ...duplicates(manifest.packs.map((pack) => pack.id), 'packs', 'pack'),
-    ...duplicates(manifest.capabilities.map((capability) => capability.id), 'capabilities', 'capability'),
-    ...duplicates(manifest.sources.map((source) => source.id), 'sources', 'source'),
-    ...duplicates(manifest.tools.map((tool) => tool.name), 'tools', 'tool name'),
+    ...duplicates(
+      manifest.packs.map((pack) => pack.id),
+      'packs',
+      'pack',
+    ),
+    ...duplicates(
+      manifest.capabilities.map((capability) => capability.id),
+      'capabilities',
+      'capability',
+    ),
+    ...duplicates(
+      manifest.sources.map((source) => source.id),
+      'sources',
+      'source',
+    ),
+    ...duplicates(
+      manifest.tools.map((tool) => tool.name),
+      'tools',
+      'tool name',
+    ),
   ];
   manifest.tools.forEach((tool, index) => {
     const path: FieldPath = ['tools', index];
-    if (RESERVED_TOOL_NAMES.includes(tool.name)) issues.push({ path: [...path, 'name'], message: `"${tool.name}" is reserved: GET /api/v1/${tool.name} is the server's own` });
+    if (RESERVED_TOOL_NAMES.includes(tool.name))
+      issues.push({ path: [...path, 'name'], message: `"${tool.name}" is reserved: GET /api/v1/${tool.name} is the server's own` });
     if (!packIds.has(tool.pack)) issues.push({ path: [...path, 'pack'], message: `unknown pack "${tool.pack}"` });
     if (!capabilityIds.has(tool.capability)) {
       issues.push({ path: [...path, 'capability'], message: `unknown capability "${tool.capability}"` });

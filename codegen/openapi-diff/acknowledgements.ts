@@ -40,7 +40,9 @@ export function parseAcknowledgements(text: string, label = ACKNOWLEDGEMENTS_FIL
   const root = document.contents;
   if (root === null || root === undefined) return { entries: [] };
   if (!isMap(root)) throw new InputError(`${label}:${lineOf(root as Node)}: expected a mapping with an \`acknowledged\` list`);
-  const extra = root.items.map((pair) => String((pair.key as { value?: unknown }).value ?? pair.key)).filter((key) => key !== 'acknowledged' && key !== 'checked-since');
+  const extra = root.items
+    .map((pair) => String((pair.key as { value?: unknown }).value ?? pair.key))
+    .filter((key) => key !== 'acknowledged' && key !== 'checked-since');
   if (extra.length > 0) throw new InputError(`${label}: unknown top-level field(s): ${extra.join(', ')} (allowed: acknowledged, checked-since)`);
   const since = root.get('checked-since');
   if (since !== undefined && (typeof since !== 'string' || !/^[0-9a-f]{7,40}$/.test(since))) {
@@ -57,7 +59,8 @@ export function parseAcknowledgements(text: string, label = ACKNOWLEDGEMENTS_FIL
     const unknown = Object.keys(entry).filter((key) => !FIELDS.includes(key));
     if (unknown.length > 0) throw new InputError(`${where}: unknown field(s): ${unknown.join(', ')} (allowed: ${FIELDS.join(', ')})`);
     const { rule, operation, path, reason } = entry;
-    if (typeof rule !== 'string' || !RULES_BY_ID.has(rule)) throw new InputError(`${where}: rule ${JSON.stringify(rule ?? null)} is not a rule id of the policy table`);
+    if (typeof rule !== 'string' || !RULES_BY_ID.has(rule))
+      throw new InputError(`${where}: rule ${JSON.stringify(rule ?? null)} is not a rule id of the policy table`);
     if (!('operation' in entry) || (operation !== null && typeof operation !== 'string')) {
       throw new InputError(`${where}: operation is required: text such as "POST /api/v1/search_papers", or null for a document-wide change`);
     }

@@ -18,7 +18,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runCodegen } from '../cli.ts';
-import { ACKNOWLEDGEMENTS_FILE, acknowledges, addedEntries, parseAcknowledgements, type Acknowledgement, type AcknowledgementFile } from './acknowledgements.ts';
+import {
+  ACKNOWLEDGEMENTS_FILE,
+  acknowledges,
+  addedEntries,
+  parseAcknowledgements,
+  type Acknowledgement,
+  type AcknowledgementFile,
+} from './acknowledgements.ts';
 import type { Io } from './cli.ts';
 import { diffSpecs, type Change } from './diff.ts';
 import { render } from './format.ts';
@@ -87,7 +94,9 @@ function label(end: string | null): string {
 
 function acknowledgementsAt(end: string | null, root: string): AcknowledgementFile {
   const text = textAt(end, ACKNOWLEDGEMENTS_FILE, root);
-  return text === undefined ? { entries: [] } : parseAcknowledgements(text, end === WORKTREE ? ACKNOWLEDGEMENTS_FILE : `${ACKNOWLEDGEMENTS_FILE} (at ${short(end)})`);
+  return text === undefined
+    ? { entries: [] }
+    : parseAcknowledgements(text, end === WORKTREE ? ACKNOWLEDGEMENTS_FILE : `${ACKNOWLEDGEMENTS_FILE} (at ${short(end)})`);
 }
 
 /** Picks the ranges to check; throws GitError with a message for the user when it cannot. */
@@ -121,7 +130,9 @@ function planRanges(root: string, base: string | undefined, main: string | undef
       throw new GitError(`checked-since ${since} of ${ACKNOWLEDGEMENTS_FILE} is not a commit before HEAD (fetch more history or pass --base).`);
     }
   }
-  const commits = gitText(['rev-list', '--first-parent', '--reverse', sinceCommit ? `${sinceCommit}..HEAD` : 'HEAD'], root)!.split('\n').filter(Boolean);
+  const commits = gitText(['rev-list', '--first-parent', '--reverse', sinceCommit ? `${sinceCommit}..HEAD` : 'HEAD'], root)!
+    .split('\n')
+    .filter(Boolean);
   const ranges: Range[] = [];
   for (const commit of commits) {
     const parent = commitOf(`${commit}^1`, root);
@@ -151,7 +162,17 @@ function checkRange(range: Range, root: string, format: 'text' | 'markdown' | 'g
   let changes: Change[] = [];
   if (blobAt(range.from, SPEC, root) !== undefined && textAt(range.to, SPEC, root) !== undefined) {
     changes = diffSpecs(loadSpec(fromSpec, root), loadSpec(toSpec, root));
-    io.out(render({ base: `${short(range.from)}:${SPEC}`, revision: range.to === WORKTREE ? SPEC : `${short(range.to)}:${SPEC}`, changes, ...(range.to === WORKTREE ? { file: SPEC } : {}) }, format));
+    io.out(
+      render(
+        {
+          base: `${short(range.from)}:${SPEC}`,
+          revision: range.to === WORKTREE ? SPEC : `${short(range.to)}:${SPEC}`,
+          changes,
+          ...(range.to === WORKTREE ? { file: SPEC } : {}),
+        },
+        format,
+      ),
+    );
   }
   const added = addedEntries(acknowledgementsAt(range.from, root).entries, acknowledgementsAt(range.to, root).entries);
   const breaking = changes.filter((change) => change.level === 'ERR');
@@ -210,23 +231,32 @@ export function runApiCheck(argv: string[], io: Io = consoleIo, env: NodeJS.Proc
       const result = checkRange(range, root, format, io);
       breaking += result.breaking;
       for (const change of result.unacknowledged) {
-        failures.push(`breaking change in ${span} not acknowledged in ${ACKNOWLEDGEMENTS_FILE}:` +
-          `\n    rule: ${change.id}\n    operation: ${change.operation ?? 'null'}\n    path: "${change.path}"\n    change: ${change.message}`);
+        failures.push(
+          `breaking change in ${span} not acknowledged in ${ACKNOWLEDGEMENTS_FILE}:` +
+            `\n    rule: ${change.id}\n    operation: ${change.operation ?? 'null'}\n    path: "${change.path}"\n    change: ${change.message}`,
+        );
       }
       for (const ack of result.stale) {
         const file = range.to === WORKTREE ? ACKNOWLEDGEMENTS_FILE : `${ACKNOWLEDGEMENTS_FILE} (at ${short(range.to)})`;
-        failures.push(`${file}:${ack.line}: acknowledgement (rule ${ack.rule}, operation ${ack.operation ?? 'null'}, path ${ack.path}) ` +
-          `matches no change in ${span}; remove it or correct it`);
+        failures.push(
+          `${file}:${ack.line}: acknowledgement (rule ${ack.rule}, operation ${ack.operation ?? 'null'}, path ${ack.path}) ` +
+            `matches no change in ${span}; remove it or correct it`,
+        );
       }
     }
     if (failures.length > 0) {
-      io.err(`api:check: FAILED (compared with ${why}):` + failures.map((failure) => `\n  - ${failure}`).join('') +
-        `\nAn intended break is acknowledged by adding, in the same commit or branch, an entry with the rule, operation, path and a reason under \`acknowledged:\` in ${ACKNOWLEDGEMENTS_FILE}.`);
+      io.err(
+        `api:check: FAILED (compared with ${why}):` +
+          failures.map((failure) => `\n  - ${failure}`).join('') +
+          `\nAn intended break is acknowledged by adding, in the same commit or branch, an entry with the rule, operation, path and a reason under \`acknowledged:\` in ${ACKNOWLEDGEMENTS_FILE}.`,
+      );
       return 1;
     }
-    io.out(breaking === 0
-      ? `api:check: passed (compared with ${why}): no breaking change.`
-      : `api:check: passed (compared with ${why}): ${breaking} breaking change${breaking === 1 ? '' : 's'}, each acknowledged in ${ACKNOWLEDGEMENTS_FILE}.`);
+    io.out(
+      breaking === 0
+        ? `api:check: passed (compared with ${why}): no breaking change.`
+        : `api:check: passed (compared with ${why}): ${breaking} breaking change${breaking === 1 ? '' : 's'}, each acknowledged in ${ACKNOWLEDGEMENTS_FILE}.`,
+    );
     return 0;
   } catch (error) {
     if (error instanceof InputError || error instanceof GitError) {

@@ -55,8 +55,15 @@ export function runDiff(argv: string[], io: Io = consoleIo, cwd = process.cwd())
   const format = values.format as Format;
   const failOn = String(values['fail-on']).toUpperCase() as Level;
   if (positionals.length !== 2 || !FORMATS.includes(format) || (failOn !== 'ERR' && failOn !== 'WARN')) {
-    io.err(`openapi:diff: ${positionals.length !== 2 ? 'give exactly two documents, <base> and <revision>' :
-      !FORMATS.includes(format) ? `unknown --format ${format}` : `--fail-on must be ERR or WARN, not ${values['fail-on']}`}\n\n${usage}`);
+    io.err(
+      `openapi:diff: ${
+        positionals.length !== 2
+          ? 'give exactly two documents, <base> and <revision>'
+          : !FORMATS.includes(format)
+            ? `unknown --format ${format}`
+            : `--fail-on must be ERR or WARN, not ${values['fail-on']}`
+      }\n\n${usage}`,
+    );
     return 2;
   }
   const [baseSpec, revisionSpec] = positionals as [string, string];

@@ -48,7 +48,14 @@ function same(a: unknown, b: unknown): boolean {
 
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    isObj(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v);
+    isObj(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
 }
 
 let nextId = 1;
@@ -112,7 +119,11 @@ export class Differ {
   private readonly b: Side;
   private readonly r: Side;
 
-  constructor(private readonly base: LoadedSpec, private readonly revision: LoadedSpec, options: DiffOptions = {}) {
+  constructor(
+    private readonly base: LoadedSpec,
+    private readonly revision: LoadedSpec,
+    options: DiffOptions = {},
+  ) {
     this.now = (options.now ?? new Date()).getTime();
     this.b = { resolver: base.resolver };
     this.r = { resolver: revision.resolver };
@@ -210,7 +221,8 @@ export class Differ {
     const stability = op['x-stability-level'];
     const deprecated = op.deprecated === true || stability === 'draft' || stability === 'alpha';
     if (!deprecated) this.emit(`${kind}-removed-without-deprecation`, operation, path, 'operation removed without deprecation');
-    else if (this.sunsetInFuture(op)) this.emit(`${kind}-removed-before-sunset`, operation, path, `operation removed before its sunset date ${String(op['x-sunset'])}`);
+    else if (this.sunsetInFuture(op))
+      this.emit(`${kind}-removed-before-sunset`, operation, path, `operation removed before its sunset date ${String(op['x-sunset'])}`);
     else this.emit(`${kind}-removed-with-deprecation`, operation, path, 'deprecated operation removed');
   }
 
@@ -226,14 +238,23 @@ export class Differ {
   // ---------------------------------------------------------------- operations
 
   private diffOperation(o: {
-    operation: string; path: string; bOp: Handle; rOp: Handle; bItem: Handle; rItem: Handle;
-    bTemplate: string; rTemplate: string; bRoot: Handle; rRoot: Handle;
+    operation: string;
+    path: string;
+    bOp: Handle;
+    rOp: Handle;
+    bItem: Handle;
+    rItem: Handle;
+    bTemplate: string;
+    rTemplate: string;
+    bRoot: Handle;
+    rRoot: Handle;
   }): void {
     const b = o.bOp.node as Obj;
     const r = o.rOp.node as Obj;
     const { operation, path } = o;
     if (b.deprecated !== true && r.deprecated === true) {
-      if (r['x-sunset'] !== undefined) this.emit('endpoint-deprecated-with-sunset', operation, jp(path, 'deprecated'), `operation deprecated, sunset ${String(r['x-sunset'])}`);
+      if (r['x-sunset'] !== undefined)
+        this.emit('endpoint-deprecated-with-sunset', operation, jp(path, 'deprecated'), `operation deprecated, sunset ${String(r['x-sunset'])}`);
       else this.emit('endpoint-deprecated', operation, jp(path, 'deprecated'), 'operation deprecated');
     } else if (b.deprecated === true && r.deprecated !== true) {
       this.emit('endpoint-reactivated', operation, jp(path, 'deprecated'), 'operation no longer deprecated');
@@ -243,14 +264,30 @@ export class Differ {
     const bStability = b['x-stability-level'];
     const rStability = r['x-stability-level'];
     if (rStability !== undefined && !STABILITY.includes(String(rStability))) {
-      this.emit('api-invalid-stability-level', operation, jp(path, 'x-stability-level'), `x-stability-level ${show(rStability)} is not one of ${STABILITY.join(', ')}`);
-    } else if (bStability !== undefined && rStability !== undefined && STABILITY.indexOf(String(rStability)) < STABILITY.indexOf(String(bStability)) && STABILITY.includes(String(bStability))) {
+      this.emit(
+        'api-invalid-stability-level',
+        operation,
+        jp(path, 'x-stability-level'),
+        `x-stability-level ${show(rStability)} is not one of ${STABILITY.join(', ')}`,
+      );
+    } else if (
+      bStability !== undefined &&
+      rStability !== undefined &&
+      STABILITY.indexOf(String(rStability)) < STABILITY.indexOf(String(bStability)) &&
+      STABILITY.includes(String(bStability))
+    ) {
       this.emit('api-stability-decreased', operation, jp(path, 'x-stability-level'), `x-stability-level ${String(bStability)} -> ${String(rStability)}`);
     }
     if (b.operationId !== undefined && b.operationId !== r.operationId) {
-      this.emit('api-operation-id-removed', operation, jp(path, 'operationId'), `operationId ${show(b.operationId)} removed${r.operationId === undefined ? '' : ` (now ${show(r.operationId)})`}`);
+      this.emit(
+        'api-operation-id-removed',
+        operation,
+        jp(path, 'operationId'),
+        `operationId ${show(b.operationId)} removed${r.operationId === undefined ? '' : ` (now ${show(r.operationId)})`}`,
+      );
     }
-    if (b.operationId === undefined && r.operationId !== undefined) this.emit('api-operation-id-added', operation, jp(path, 'operationId'), `operationId ${show(r.operationId)} added`);
+    if (b.operationId === undefined && r.operationId !== undefined)
+      this.emit('api-operation-id-added', operation, jp(path, 'operationId'), `operationId ${show(r.operationId)} added`);
     const bTags = Array.isArray(b.tags) ? b.tags.map(String) : [];
     const rTags = Array.isArray(r.tags) ? r.tags.map(String) : [];
     for (const tag of bTags) if (!rTags.includes(tag)) this.emit('api-tag-removed', operation, jp(path, 'tags'), `tag ${tag} removed`);
@@ -266,7 +303,10 @@ export class Differ {
   private parameters(side: Side, item: Handle, op: Handle, template: string): Map<string, { h: Handle; fromPath: boolean; path: string }> {
     const names = [...template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
     const out = new Map<string, { h: Handle; fromPath: boolean; path: string }>();
-    for (const [owner, fromPath] of [[item, true], [op, false]] as const) {
+    for (const [owner, fromPath] of [
+      [item, true],
+      [op, false],
+    ] as const) {
       const list = this.child(owner, 'parameters');
       if (!list || !Array.isArray(list.node)) continue;
       list.node.forEach((_, index) => {
@@ -290,7 +330,16 @@ export class Differ {
     return first === undefined ? undefined : this.child(this.derefChild(side, content, first)!, 'schema');
   }
 
-  private diffParameters(o: { operation: string; path: string; bOp: Handle; rOp: Handle; bItem: Handle; rItem: Handle; bTemplate: string; rTemplate: string }): void {
+  private diffParameters(o: {
+    operation: string;
+    path: string;
+    bOp: Handle;
+    rOp: Handle;
+    bItem: Handle;
+    rItem: Handle;
+    bTemplate: string;
+    rTemplate: string;
+  }): void {
     const bParams = this.parameters(this.b, o.bItem, o.bOp, o.bTemplate);
     const rParams = this.parameters(this.r, o.rItem, o.rOp, o.rTemplate);
     const { operation } = o;
@@ -300,7 +349,8 @@ export class Differ {
       const path = `${o.path}.${bp.path}`;
       const label = `${String(p.in)} parameter ${String(p.name)}`;
       if (p.deprecated !== true) this.emit('request-parameter-removed', operation, path, `${label} removed`);
-      else if (this.sunsetInFuture(p)) this.emit('request-parameter-removed-before-sunset', operation, path, `${label} removed before its sunset date ${String(p['x-sunset'])}`);
+      else if (this.sunsetInFuture(p))
+        this.emit('request-parameter-removed-before-sunset', operation, path, `${label} removed before its sunset date ${String(p['x-sunset'])}`);
       else this.emit('request-parameter-removed-with-deprecation', operation, path, `deprecated ${label} removed`);
     }
     for (const [key, rp] of rParams) {
@@ -312,22 +362,47 @@ export class Differ {
         if (p.in === 'path') continue;
         const required = p.required === true;
         if (rp.fromPath) {
-          this.emit(required ? 'new-required-request-default-parameter-to-existing-path' : 'new-optional-request-default-parameter-to-existing-path',
-            operation, path, `${required ? 'required' : 'optional'} path-level ${label} added`);
+          this.emit(
+            required ? 'new-required-request-default-parameter-to-existing-path' : 'new-optional-request-default-parameter-to-existing-path',
+            operation,
+            path,
+            `${required ? 'required' : 'optional'} path-level ${label} added`,
+          );
         } else {
-          this.emit(required ? 'new-required-request-parameter' : 'new-optional-request-parameter', operation, path, `${required ? 'required' : 'optional'} ${label} added`);
+          this.emit(
+            required ? 'new-required-request-parameter' : 'new-optional-request-parameter',
+            operation,
+            path,
+            `${required ? 'required' : 'optional'} ${label} added`,
+          );
         }
         continue;
       }
       const q = bp.h.node as Obj;
-      if (q.required !== true && p.required === true && p.in !== 'path') this.emit('request-parameter-became-required', operation, jp(path, 'required'), `${label} became required`);
-      if (q.required === true && p.required !== true) this.emit('request-parameter-became-optional', operation, jp(path, 'required'), `${label} became optional`);
+      if (q.required !== true && p.required === true && p.in !== 'path')
+        this.emit('request-parameter-became-required', operation, jp(path, 'required'), `${label} became required`);
+      if (q.required === true && p.required !== true)
+        this.emit('request-parameter-became-optional', operation, jp(path, 'required'), `${label} became optional`);
       if (q.deprecated !== true && p.deprecated === true) this.emit('request-parameter-deprecated', operation, jp(path, 'deprecated'), `${label} deprecated`);
-      if (q.deprecated === true && p.deprecated !== true) this.emit('request-parameter-reactivated', operation, jp(path, 'deprecated'), `${label} no longer deprecated`);
+      if (q.deprecated === true && p.deprecated !== true)
+        this.emit('request-parameter-reactivated', operation, jp(path, 'deprecated'), `${label} no longer deprecated`);
       const bs = this.parameterSchema(this.b, bp.h);
       const rs = this.parameterSchema(this.r, rp.h);
       if (bs && rs) {
-        this.diffSchema({ dir: 'request', op: operation, prefix: 'request-parameter', loc: 'parameter', paramIn: String(p.in), path: jp(path, 'schema'), stack: new Set(), depth: 0 }, bs, rs);
+        this.diffSchema(
+          {
+            dir: 'request',
+            op: operation,
+            prefix: 'request-parameter',
+            loc: 'parameter',
+            paramIn: String(p.in),
+            path: jp(path, 'schema'),
+            stack: new Set(),
+            depth: 0,
+          },
+          bs,
+          rs,
+        );
       }
     }
   }
@@ -341,7 +416,12 @@ export class Differ {
     if (!bBody && !rBody) return;
     if (!bBody) {
       const required = (rBody!.node as Obj).required === true;
-      this.emit(required ? 'request-body-added-required' : 'request-body-added-optional', operation, bodyPath, `${required ? 'required' : 'optional'} request body added`);
+      this.emit(
+        required ? 'request-body-added-required' : 'request-body-added-optional',
+        operation,
+        bodyPath,
+        `${required ? 'required' : 'optional'} request body added`,
+      );
       return;
     }
     if (!rBody) {
@@ -368,7 +448,21 @@ export class Differ {
       const rs = this.child(this.derefChild(this.r, rContent, type)!, 'schema');
       if (!bs && rs) this.emit('request-body-media-type-schema-added', operation, jp(mediaPath, 'schema'), `schema added to ${type}`);
       else if (bs && !rs) this.emit('request-body-media-type-schema-removed', operation, jp(mediaPath, 'schema'), `schema removed from ${type}`);
-      else if (bs && rs) this.diffSchema({ dir: 'request', op: operation, prefix: 'request-body', loc: 'body', loose: !isJsonMedia(type), path: jp(mediaPath, 'schema'), stack: new Set(), depth: 0 }, bs, rs);
+      else if (bs && rs)
+        this.diffSchema(
+          {
+            dir: 'request',
+            op: operation,
+            prefix: 'request-body',
+            loc: 'body',
+            loose: !isJsonMedia(type),
+            path: jp(mediaPath, 'schema'),
+            stack: new Set(),
+            depth: 0,
+          },
+          bs,
+          rs,
+        );
     }
   }
 
@@ -383,7 +477,12 @@ export class Differ {
     const rKeys = this.keys(rResponses);
     for (const status of bKeys) {
       if (rKeys.includes(status)) continue;
-      this.emit(success(status) ? 'response-success-status-removed' : 'response-non-success-status-removed', operation, jp(responsesPath, status), `response ${status} removed`);
+      this.emit(
+        success(status) ? 'response-success-status-removed' : 'response-non-success-status-removed',
+        operation,
+        jp(responsesPath, status),
+        `response ${status} removed`,
+      );
     }
     for (const status of rKeys) {
       const statusPath = jp(responsesPath, status);
@@ -396,7 +495,8 @@ export class Differ {
       const bContent = this.derefChild(this.b, bResponse, 'content');
       const rContent = this.derefChild(this.r, rResponse, 'content');
       for (const type of this.keys(bContent)) {
-        if (!this.keys(rContent).includes(type)) this.emit('response-media-type-removed', operation, jp(jp(statusPath, 'content'), type), `media type ${type} removed from response ${status}`);
+        if (!this.keys(rContent).includes(type))
+          this.emit('response-media-type-removed', operation, jp(jp(statusPath, 'content'), type), `media type ${type} removed from response ${status}`);
       }
       for (const type of this.keys(rContent)) {
         const mediaPath = jp(jp(statusPath, 'content'), type);
@@ -407,8 +507,23 @@ export class Differ {
         const bs = this.child(this.derefChild(this.b, bContent, type)!, 'schema');
         const rs = this.child(this.derefChild(this.r, rContent, type)!, 'schema');
         if (!bs && rs) this.emit('response-body-media-type-schema-added', operation, jp(mediaPath, 'schema'), `schema added to ${type} of response ${status}`);
-        else if (bs && !rs) this.emit('response-body-media-type-schema-removed', operation, jp(mediaPath, 'schema'), `schema removed from ${type} of response ${status}`);
-        else if (bs && rs) this.diffSchema({ dir: 'response', op: operation, prefix: 'response-body', loc: 'body', loose: !isJsonMedia(type), path: jp(mediaPath, 'schema'), stack: new Set(), depth: 0 }, bs, rs);
+        else if (bs && !rs)
+          this.emit('response-body-media-type-schema-removed', operation, jp(mediaPath, 'schema'), `schema removed from ${type} of response ${status}`);
+        else if (bs && rs)
+          this.diffSchema(
+            {
+              dir: 'response',
+              op: operation,
+              prefix: 'response-body',
+              loc: 'body',
+              loose: !isJsonMedia(type),
+              path: jp(mediaPath, 'schema'),
+              stack: new Set(),
+              depth: 0,
+            },
+            bs,
+            rs,
+          );
       }
       this.diffHeaders(operation, jp(statusPath, 'headers'), bResponse, rResponse, status);
     }
@@ -422,7 +537,12 @@ export class Differ {
     for (const [lower, name] of bMap) {
       if (rMap.has(lower)) continue;
       const header = this.derefChild(this.b, bHeaders, name)!.node as Obj;
-      this.emit(header.required === true ? 'required-response-header-removed' : 'optional-response-header-removed', operation, jp(path, name), `header ${name} removed from response ${status}`);
+      this.emit(
+        header.required === true ? 'required-response-header-removed' : 'optional-response-header-removed',
+        operation,
+        jp(path, name),
+        `header ${name} removed from response ${status}`,
+      );
     }
     for (const [lower, name] of rMap) {
       const headerPath = jp(path, name);
@@ -435,11 +555,18 @@ export class Differ {
       const rh = this.derefChild(this.r, rHeaders, name)!;
       const bRequired = (bh.node as Obj).required === true;
       const rRequired = (rh.node as Obj).required === true;
-      if (bRequired && !rRequired) this.emit('response-header-became-optional', operation, jp(headerPath, 'required'), `header ${name} of response ${status} became optional`);
-      if (!bRequired && rRequired) this.emit('response-header-became-required', operation, jp(headerPath, 'required'), `header ${name} of response ${status} became required`);
+      if (bRequired && !rRequired)
+        this.emit('response-header-became-optional', operation, jp(headerPath, 'required'), `header ${name} of response ${status} became optional`);
+      if (!bRequired && rRequired)
+        this.emit('response-header-became-required', operation, jp(headerPath, 'required'), `header ${name} of response ${status} became required`);
       const bs = this.parameterSchema(this.b, bh);
       const rs = this.parameterSchema(this.r, rh);
-      if (bs && rs) this.diffSchema({ dir: 'response', op: operation, prefix: 'response-header', loc: 'header', path: jp(headerPath, 'schema'), stack: new Set(), depth: 0 }, bs, rs);
+      if (bs && rs)
+        this.diffSchema(
+          { dir: 'response', op: operation, prefix: 'response-header', loc: 'header', path: jp(headerPath, 'schema'), stack: new Set(), depth: 0 },
+          bs,
+          rs,
+        );
     }
   }
 
@@ -464,7 +591,13 @@ export class Differ {
     return !requirements || requirements.size === 0 || requirements.has('');
   }
 
-  private compareRequirements(b: Map<string, Set<string>>, r: Map<string, Set<string>>, kind: 'api' | 'api-global', operation: string | undefined, path: string): void {
+  private compareRequirements(
+    b: Map<string, Set<string>>,
+    r: Map<string, Set<string>>,
+    kind: 'api' | 'api-global',
+    operation: string | undefined,
+    path: string,
+  ): void {
     for (const [scheme, scopes] of b) {
       if (scheme === '') continue;
       const rScopes = r.get(scheme);
@@ -472,7 +605,8 @@ export class Differ {
         this.emit(`${kind}-security-removed`, operation, path, `security requirement ${scheme} removed`);
         continue;
       }
-      for (const scope of scopes) if (!rScopes.has(scope)) this.emit(`${kind}-security-scope-removed`, operation, path, `scope ${scope} removed from ${scheme}`);
+      for (const scope of scopes)
+        if (!rScopes.has(scope)) this.emit(`${kind}-security-scope-removed`, operation, path, `scope ${scope} removed from ${scheme}`);
       for (const scope of rScopes) if (!scopes.has(scope)) this.emit(`${kind}-security-scope-added`, operation, path, `scope ${scope} added to ${scheme}`);
     }
     for (const scheme of r.keys()) {
@@ -493,7 +627,12 @@ export class Differ {
     const rEffective = rOwn ?? this.requirements(this.child(rRoot, 'security'));
     const securityPath = jp(path, 'security');
     if (this.isPublic(bEffective) && !this.isPublic(rEffective)) {
-      this.emit('api-security-added-to-public-endpoint', operation, securityPath, `operation needed no credentials; it now requires ${[...rEffective!.keys()].join(' or ')}`);
+      this.emit(
+        'api-security-added-to-public-endpoint',
+        operation,
+        securityPath,
+        `operation needed no credentials; it now requires ${[...rEffective!.keys()].join(' or ')}`,
+      );
       return;
     }
     if (!bOwn && !rOwn) return;
@@ -506,7 +645,8 @@ export class Differ {
     const bKeys = this.keys(bSchemes);
     const rKeys = this.keys(rSchemes);
     const path = '$.components.securitySchemes';
-    for (const name of bKeys) if (!rKeys.includes(name)) this.emit('api-security-component-removed', undefined, jp(path, name), `security scheme ${name} removed`);
+    for (const name of bKeys)
+      if (!rKeys.includes(name)) this.emit('api-security-component-removed', undefined, jp(path, name), `security scheme ${name} removed`);
     for (const name of rKeys) {
       if (!bKeys.includes(name)) {
         this.emit('api-security-component-added', undefined, jp(path, name), `security scheme ${name} added`);
@@ -514,9 +654,20 @@ export class Differ {
       }
       const b = this.derefChild(this.b, bSchemes, name)!.node as Obj;
       const r = this.derefChild(this.r, rSchemes, name)!.node as Obj;
-      if (b.type !== r.type) this.emit('api-security-component-type-changed', undefined, jp(jp(path, name), 'type'), `security scheme ${name} type ${show(b.type)} -> ${show(r.type)}`);
+      if (b.type !== r.type)
+        this.emit(
+          'api-security-component-type-changed',
+          undefined,
+          jp(jp(path, name), 'type'),
+          `security scheme ${name} type ${show(b.type)} -> ${show(r.type)}`,
+        );
       else if (b.type === 'apiKey' && (b.in !== r.in || String(b.name).toLowerCase() !== String(r.name).toLowerCase())) {
-        this.emit('api-security-component-api-key-changed', undefined, jp(path, name), `security scheme ${name}: key ${String(b.in)} ${show(b.name)} -> ${String(r.in)} ${show(r.name)}`);
+        this.emit(
+          'api-security-component-api-key-changed',
+          undefined,
+          jp(path, name),
+          `security scheme ${name}: key ${String(b.in)} ${show(b.name)} -> ${String(r.in)} ${show(r.name)}`,
+        );
       }
     }
   }
@@ -546,8 +697,11 @@ export class Differ {
         // the wrapper only carries nullability: judge the wrapped schema (its own oneOf/anyOf included)
         return { ...this.view(side, rest[0]!), nullable: true };
       }
-      if (s.type === undefined && rest.length > 1 && rest.every((branch) => isObj(branch.node) && typeof branch.node.type === 'string' &&
-        Object.keys(branch.node).every((key) => PLAIN_TYPE_KEYS.has(key)))) {
+      if (
+        s.type === undefined &&
+        rest.length > 1 &&
+        rest.every((branch) => isObj(branch.node) && typeof branch.node.type === 'string' && Object.keys(branch.node).every((key) => PLAIN_TYPE_KEYS.has(key)))
+      ) {
         return { h: d, s, types: new Set(rest.map((branch) => String((branch.node as Obj).type))), nullable: nullable || nulls.length > 0, absorbed: kw };
       }
       if (nulls.length > 0) nullable = true;
@@ -611,7 +765,8 @@ export class Differ {
       const at = jp(path, 'pattern');
       if (bp === undefined) emit('pattern-added', `pattern ${show(rp)} added`, at);
       else if (rp === undefined) emit('pattern-removed', `pattern ${show(bp)} removed`, at);
-      else if (dir === 'request' && /^\^?(\.\*|\[\\s\\S\]\*)\$?$/.test(String(rp))) emit('pattern-generalized', `pattern ${show(bp)} -> ${show(rp)} (matches anything)`, at);
+      else if (dir === 'request' && /^\^?(\.\*|\[\\s\\S\]\*)\$?$/.test(String(rp)))
+        emit('pattern-generalized', `pattern ${show(bp)} -> ${show(rp)} (matches anything)`, at);
       else emit('pattern-changed', `pattern ${show(bp)} -> ${show(rp)}`, at);
     }
     // discriminator
@@ -621,7 +776,8 @@ export class Differ {
     if (!bd && rd) emit('discriminator-added', `discriminator on ${show(rd.propertyName)} added`, dpath);
     else if (bd && !rd) emit('discriminator-removed', `discriminator on ${show(bd.propertyName)} removed`, dpath);
     else if (bd && rd) {
-      if (bd.propertyName !== rd.propertyName) emit('discriminator-property-name-changed', `discriminator property ${show(bd.propertyName)} -> ${show(rd.propertyName)}`, dpath);
+      if (bd.propertyName !== rd.propertyName)
+        emit('discriminator-property-name-changed', `discriminator property ${show(bd.propertyName)} -> ${show(rd.propertyName)}`, dpath);
       if (!same(bd.mapping ?? {}, rd.mapping ?? {})) emit('discriminator-mapping-changed', 'discriminator mapping changed', jp(dpath, 'mapping'));
     }
     this.compareComposition(ctx, b, r);
@@ -630,7 +786,8 @@ export class Differ {
     if (both('object')) this.compareProperties(ctx, b, r);
     const bItems = this.child(b.h, 'items');
     const rItems = this.child(r.h, 'items');
-    if (both('array') && bItems && rItems && isObj(bItems.node) && isObj(rItems.node)) this.diffSchema(this.childContext(ctx, jp(path, 'items')), bItems, rItems);
+    if (both('array') && bItems && rItems && isObj(bItems.node) && isObj(rItems.node))
+      this.diffSchema(this.childContext(ctx, jp(path, 'items')), bItems, rItems);
     this.compareAdditionalProperties(ctx, b, r, emit);
     this.compareSubschemas(ctx, b, r, emit);
     const bNot = this.child(b.h, 'not');
@@ -680,7 +837,8 @@ export class Differ {
     const at = jp(path, 'enum');
     if (!be && re) {
       if (dir === 'request') {
-        const id = ctx.prefix === 'request-parameter-property' && ctx.paramIn === 'header' ? 'request-header-property-became-enum' : this.id(ctx, 'became-enum');
+        const id =
+          ctx.prefix === 'request-parameter-property' && ctx.paramIn === 'header' ? 'request-header-property-became-enum' : this.id(ctx, 'became-enum');
         this.emit(id, ctx.op, at, `restricted to enum ${show(re)}`);
       }
     } else if (be && re) {
@@ -689,7 +847,13 @@ export class Differ {
       for (const value of be) {
         if (rKeys.has(canonical(value))) continue;
         if (dir === 'request') emit('enum-value-removed', `enum value ${show(value)} removed`, at);
-        else this.emit(ctx.prefix === 'response-body' ? 'response-mediatype-enum-value-removed' : 'response-property-enum-value-removed', ctx.op, at, `enum value ${show(value)} removed`);
+        else
+          this.emit(
+            ctx.prefix === 'response-body' ? 'response-mediatype-enum-value-removed' : 'response-property-enum-value-removed',
+            ctx.op,
+            at,
+            `enum value ${show(value)} removed`,
+          );
       }
       for (const value of re) {
         if (bKeys.has(canonical(value))) continue;
@@ -699,7 +863,9 @@ export class Differ {
     const bx = bs['x-extensible-enum'];
     const rx = rs['x-extensible-enum'];
     if (dir === 'request' && Array.isArray(bx) && Array.isArray(rx)) {
-      for (const value of bx) if (!rx.some((v) => same(v, value))) emit('x-extensible-enum-value-removed', `x-extensible-enum value ${show(value)} removed`, jp(path, 'x-extensible-enum'));
+      for (const value of bx)
+        if (!rx.some((v) => same(v, value)))
+          emit('x-extensible-enum-value-removed', `x-extensible-enum value ${show(value)} removed`, jp(path, 'x-extensible-enum'));
     }
     if ('const' in bs || 'const' in rs) {
       const cat = jp(path, 'const');
@@ -763,7 +929,11 @@ export class Differ {
     if (!isObj(d.node)) return JSON.stringify(d.node);
     seen.add(d.node);
     const skip = new Set(['description', 'title', 'example', 'examples']);
-    const out = `{${Object.keys(d.node).filter((k) => !skip.has(k)).sort().map((k) => `${JSON.stringify(k)}:${this.fingerprint(side, this.child(d, k)!, depth + 1, seen)}`).join(',')}}`;
+    const out = `{${Object.keys(d.node)
+      .filter((k) => !skip.has(k))
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${this.fingerprint(side, this.child(d, k)!, depth + 1, seen)}`)
+      .join(',')}}`;
     seen.delete(d.node);
     return out;
   }
@@ -816,7 +986,13 @@ export class Differ {
     const flags = (side: Side, h: Handle) => {
       const node = this.deref(side, h).node;
       const s = isObj(node) ? node : {};
-      return { readOnly: s.readOnly === true, writeOnly: s.writeOnly === true, deprecated: s.deprecated === true, sunset: s['x-sunset'], hasDefault: 'default' in s };
+      return {
+        readOnly: s.readOnly === true,
+        writeOnly: s.writeOnly === true,
+        deprecated: s.deprecated === true,
+        sunset: s['x-sunset'],
+        hasDefault: 'default' in s,
+      };
     };
     for (const name of bNames) {
       if (rNames.includes(name)) continue;
@@ -825,7 +1001,12 @@ export class Differ {
       const required = bRequired.has(name);
       if (dir === 'request') {
         if (f.readOnly) continue;
-        this.emit(closed ? 'request-property-removed-from-closed-schema' : 'request-property-removed', op, at, `property ${name} removed${closed ? ' (the schema rejects unknown properties)' : ''}`);
+        this.emit(
+          closed ? 'request-property-removed-from-closed-schema' : 'request-property-removed',
+          op,
+          at,
+          `property ${name} removed${closed ? ' (the schema rejects unknown properties)' : ''}`,
+        );
       } else if (f.writeOnly) {
         this.emit(`response-${required ? 'required' : 'optional'}-write-only-property-removed`, op, at, `writeOnly property ${name} removed`);
       } else {
@@ -838,31 +1019,74 @@ export class Differ {
       const required = rRequired.has(name);
       if (!bNames.includes(name)) {
         if (dir === 'request') {
-          if (required && !rf.readOnly) this.emit(rf.hasDefault ? 'new-required-request-property-with-default' : 'new-required-request-property', op, at, `required property ${name} added`);
+          if (required && !rf.readOnly)
+            this.emit(
+              rf.hasDefault ? 'new-required-request-property-with-default' : 'new-required-request-property',
+              op,
+              at,
+              `required property ${name} added`,
+            );
           else this.emit('new-optional-request-property', op, at, `optional property ${name} added`);
         } else {
-          this.emit(`response-${required ? 'required' : 'optional'}${rf.writeOnly ? '-write-only' : ''}-property-added`, op, at, `${required ? 'required' : 'optional'} property ${name} added`);
+          this.emit(
+            `response-${required ? 'required' : 'optional'}${rf.writeOnly ? '-write-only' : ''}-property-added`,
+            op,
+            at,
+            `${required ? 'required' : 'optional'} property ${name} added`,
+          );
         }
         continue;
       }
       const bf = flags(this.b, this.child(bProps!, name)!);
       const wasRequired = bRequired.has(name);
       if (dir === 'request') {
-        if (!wasRequired && required && !rf.readOnly) this.emit(rf.hasDefault ? 'request-property-became-required-with-default' : 'request-property-became-required', op, at, `property ${name} became required`);
+        if (!wasRequired && required && !rf.readOnly)
+          this.emit(
+            rf.hasDefault ? 'request-property-became-required-with-default' : 'request-property-became-required',
+            op,
+            at,
+            `property ${name} became required`,
+          );
         if (wasRequired && !required) this.emit('request-property-became-optional', op, at, `property ${name} became optional`);
       } else {
-        if (wasRequired && !required) this.emit(rf.writeOnly ? 'response-write-only-property-became-optional' : 'response-property-became-optional', op, at, `property ${name} became optional`);
-        if (!wasRequired && required) this.emit(rf.writeOnly ? 'response-write-only-property-became-required' : 'response-property-became-required', op, at, `property ${name} became required`);
+        if (wasRequired && !required)
+          this.emit(
+            rf.writeOnly ? 'response-write-only-property-became-optional' : 'response-property-became-optional',
+            op,
+            at,
+            `property ${name} became optional`,
+          );
+        if (!wasRequired && required)
+          this.emit(
+            rf.writeOnly ? 'response-write-only-property-became-required' : 'response-property-became-required',
+            op,
+            at,
+            `property ${name} became required`,
+          );
       }
-      for (const [flag, text] of [['readOnly', 'read-only'], ['writeOnly', 'write-only']] as const) {
+      for (const [flag, text] of [
+        ['readOnly', 'read-only'],
+        ['writeOnly', 'write-only'],
+      ] as const) {
         if (bf[flag] === rf[flag]) continue;
-        this.emit(`${dir}-${required ? 'required' : 'optional'}-property-became-${rf[flag] ? '' : 'not-'}${text}`, op, jp(at, flag), `property ${name} ${rf[flag] ? 'became' : 'is no longer'} ${flag}`);
+        this.emit(
+          `${dir}-${required ? 'required' : 'optional'}-property-became-${rf[flag] ? '' : 'not-'}${text}`,
+          op,
+          jp(at, flag),
+          `property ${name} ${rf[flag] ? 'became' : 'is no longer'} ${flag}`,
+        );
       }
       const propertyPrefix = `${dir}-property`;
       if (ctx.loc === 'body') {
         if (!bf.deprecated && rf.deprecated) {
-          this.emit(rf.sunset !== undefined ? `${propertyPrefix}-deprecated-with-sunset` : `${propertyPrefix}-deprecated`, op, jp(at, 'deprecated'), `property ${name} deprecated`);
-        } else if (bf.deprecated && !rf.deprecated) this.emit(`${propertyPrefix}-reactivated`, op, jp(at, 'deprecated'), `property ${name} no longer deprecated`);
+          this.emit(
+            rf.sunset !== undefined ? `${propertyPrefix}-deprecated-with-sunset` : `${propertyPrefix}-deprecated`,
+            op,
+            jp(at, 'deprecated'),
+            `property ${name} deprecated`,
+          );
+        } else if (bf.deprecated && !rf.deprecated)
+          this.emit(`${propertyPrefix}-reactivated`, op, jp(at, 'deprecated'), `property ${name} no longer deprecated`);
       }
       if (dir === 'request' && bf.readOnly && rf.readOnly) continue;
       if (dir === 'response' && bf.writeOnly && rf.writeOnly) continue;
@@ -880,7 +1104,8 @@ export class Differ {
     else if (open(ra)) emit('additional-properties-opened', `additionalProperties ${show(ba)} -> ${show(ra ?? true)}`, at);
     else if (ba === false && isObj(ra)) emit('additional-properties-opened', 'additionalProperties false -> a schema', at);
     else if (isObj(ba) && ra === false) emit('additional-properties-closed', 'additionalProperties a schema -> false', at);
-    else if (isObj(ba) && isObj(ra)) this.diffSchema(this.childContext(ctx, at), this.child(b.h, 'additionalProperties')!, this.child(r.h, 'additionalProperties')!);
+    else if (isObj(ba) && isObj(ra))
+      this.diffSchema(this.childContext(ctx, at), this.child(b.h, 'additionalProperties')!, this.child(r.h, 'additionalProperties')!);
   }
 
   private compareSubschemas(ctx: SchemaContext, b: View, r: View, emit: (suffix: string, message: string, at?: string) => void): void {

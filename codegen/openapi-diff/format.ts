@@ -21,7 +21,8 @@ export function counts(changes: Change[]): Record<Level, number> {
 
 /** Most severe first; the walk order is kept within a level. */
 export function sorted(changes: Change[]): Change[] {
-  return changes.map((change, index) => ({ change, index }))
+  return changes
+    .map((change, index) => ({ change, index }))
     .sort((a, b) => levelRank(b.change.level) - levelRank(a.change.level) || a.index - b.index)
     .map(({ change }) => change);
 }
@@ -85,9 +86,13 @@ function github(report: Report): string {
 
 export function render(report: Report, format: Format): string {
   switch (format) {
-    case 'markdown': return markdown(report);
-    case 'json': return json(report);
-    case 'github': return github(report);
-    default: return text(report);
+    case 'markdown':
+      return markdown(report);
+    case 'json':
+      return json(report);
+    case 'github':
+      return github(report);
+    default:
+      return text(report);
   }
 }

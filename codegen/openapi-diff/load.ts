@@ -53,7 +53,10 @@ function gitShow(object: string, cwd: string): string {
   try {
     return execFileSync('git', ['show', object], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0] || (error as Error).message;
+    const stderr =
+      String((error as { stderr?: unknown }).stderr ?? '')
+        .trim()
+        .split('\n')[0] || (error as Error).message;
     throw new InputError(`cannot read ${object} from git: ${stderr}`);
   }
 }

@@ -53,7 +53,12 @@ const RES = RESPONSE_PREFIXES;
 const P = 'Paths and operations';
 single(P, 'endpoint-added', 'INFO', 'an operation was added');
 single(P, 'api-path-removed-without-deprecation', 'ERR', 'a whole path was removed; its operation was not deprecated first');
-single(P, 'api-path-removed-with-deprecation', 'INFO', 'a whole path was removed; its operation was deprecated, or draft/alpha (x-stability-level), and any sunset date has passed');
+single(
+  P,
+  'api-path-removed-with-deprecation',
+  'INFO',
+  'a whole path was removed; its operation was deprecated, or draft/alpha (x-stability-level), and any sunset date has passed',
+);
 single(P, 'api-path-removed-before-sunset', 'ERR', 'a whole path was removed before the sunset date of its deprecated operation');
 single(P, 'api-removed-without-deprecation', 'ERR', 'an operation was removed without being deprecated first');
 single(P, 'api-removed-with-deprecation', 'INFO', 'a deprecated (or draft/alpha) operation was removed; no sunset date, or it has passed');
@@ -77,8 +82,13 @@ single(PA, 'new-required-request-parameter', 'ERR', 'a required parameter was ad
 single(PA, 'new-optional-request-parameter', 'INFO', 'an optional parameter was added to an operation');
 single(PA, 'new-required-request-default-parameter-to-existing-path', 'ERR', 'a required path-level parameter was added to an existing path');
 single(PA, 'new-optional-request-default-parameter-to-existing-path', 'INFO', 'an optional path-level parameter was added to an existing path');
-single(PA, 'request-parameter-removed', 'WARN', 'a parameter was removed without deprecation (servers usually ignore unknown query parameters and headers)',
-  'oasdiff says WARN, openapi-diff says incompatible. We follow oasdiff: a client that still sends the parameter is not rejected by a server that ignores unknown parameters, but its meaning is lost.');
+single(
+  PA,
+  'request-parameter-removed',
+  'WARN',
+  'a parameter was removed without deprecation (servers usually ignore unknown query parameters and headers)',
+  'oasdiff says WARN, openapi-diff says incompatible. We follow oasdiff: a client that still sends the parameter is not rejected by a server that ignores unknown parameters, but its meaning is lost.',
+);
 single(PA, 'request-parameter-removed-with-deprecation', 'INFO', 'a deprecated parameter was removed (no sunset date, or it has passed)');
 single(PA, 'request-parameter-removed-before-sunset', 'ERR', 'a deprecated parameter was removed before its sunset date');
 single(PA, 'request-parameter-became-required', 'ERR', 'an optional parameter became required');
@@ -125,8 +135,13 @@ single(RS, 'response-header-became-not-nullable', 'INFO', 'a response header is 
 // ---- security
 const SE = 'Security';
 single(SE, 'api-security-added', 'INFO', 'a security requirement was added to an operation that already had one (an extra alternative)');
-single(SE, 'api-security-added-to-public-endpoint', 'ERR', 'an operation that needed no credentials now requires them (directly or through the top-level security)',
-  'Our own rule. oasdiff reports every added requirement as INFO (api-security-added, api-global-security-added) because a new entry in a `security` list is one more alternative. That holds only when the list already had an entry: a public operation (no requirement, `security: []` or `{}`) that starts to require a key rejects every existing anonymous caller, which openapi-diff counts as incompatible. Our describe endpoints are public, so this matters.');
+single(
+  SE,
+  'api-security-added-to-public-endpoint',
+  'ERR',
+  'an operation that needed no credentials now requires them (directly or through the top-level security)',
+  'Our own rule. oasdiff reports every added requirement as INFO (api-security-added, api-global-security-added) because a new entry in a `security` list is one more alternative. That holds only when the list already had an entry: a public operation (no requirement, `security: []` or `{}`) that starts to require a key rejects every existing anonymous caller, which openapi-diff counts as incompatible. Our describe endpoints are public, so this matters.',
+);
 single(SE, 'api-security-removed', 'INFO', 'a security requirement was removed from an operation');
 single(SE, 'api-security-scope-added', 'INFO', 'a scope was added to a security requirement of an operation');
 single(SE, 'api-security-scope-removed', 'INFO', 'a scope was removed from a security requirement of an operation');
@@ -137,25 +152,50 @@ single(SE, 'api-global-security-scope-removed', 'INFO', 'a scope was removed fro
 single(SE, 'api-security-component-added', 'INFO', 'a security scheme was added to components.securitySchemes');
 single(SE, 'api-security-component-removed', 'INFO', 'a security scheme was removed from components.securitySchemes');
 single(SE, 'api-security-component-type-changed', 'INFO', 'the type of a security scheme changed');
-single(SE, 'api-security-component-api-key-changed', 'ERR', 'an apiKey security scheme now expects the key under another name or in another place',
-  'Our own rule (oasdiff and openapi-diff do not look at `name`/`in` of an apiKey scheme): clients sending the key where it used to be are turned away.');
+single(
+  SE,
+  'api-security-component-api-key-changed',
+  'ERR',
+  'an apiKey security scheme now expects the key under another name or in another place',
+  'Our own rule (oasdiff and openapi-diff do not look at `name`/`in` of an apiKey scheme): clients sending the key where it used to be are turned away.',
+);
 
 // ---- schema: properties and required
 const PR = 'Schema properties';
 single(PR, 'new-required-request-property', 'ERR', 'a required property was added to a request');
 single(PR, 'new-required-request-property-with-default', 'ERR', 'a required property with a default value was added to a request');
 single(PR, 'new-optional-request-property', 'INFO', 'an optional property was added to a request (a readOnly one counts as optional: clients never send it)');
-single(PR, 'request-property-removed', 'WARN', 'a property was removed from a request schema that accepts unknown properties',
-  'oasdiff says WARN; openapi-diff does not report it. A server that ignores unknown properties still accepts the old request but no longer acts on the value.');
-single(PR, 'request-property-removed-from-closed-schema', 'ERR', 'a property was removed from a request schema that rejects unknown properties (additionalProperties: false, before and after)',
-  'Our own rule, stricter than oasdiff\'s request-property-removed (WARN): when the schema is closed, the validator rejects every request that still sends the property, so it is certain to break. All our tool arguments are closed objects.');
+single(
+  PR,
+  'request-property-removed',
+  'WARN',
+  'a property was removed from a request schema that accepts unknown properties',
+  'oasdiff says WARN; openapi-diff does not report it. A server that ignores unknown properties still accepts the old request but no longer acts on the value.',
+);
+single(
+  PR,
+  'request-property-removed-from-closed-schema',
+  'ERR',
+  'a property was removed from a request schema that rejects unknown properties (additionalProperties: false, before and after)',
+  "Our own rule, stricter than oasdiff's request-property-removed (WARN): when the schema is closed, the validator rejects every request that still sends the property, so it is certain to break. All our tool arguments are closed objects.",
+);
 single(PR, 'request-property-became-required', 'ERR', 'an optional request property became required');
 single(PR, 'request-property-became-required-with-default', 'ERR', 'an optional request property with a default value became required');
 single(PR, 'request-property-became-optional', 'INFO', 'a required request property became optional');
-single(PR, 'response-required-property-removed', 'ERR', 'a required response property was removed',
-  'oasdiff and openapi-diff agree (openapi-diff: response required decreased).');
-single(PR, 'response-optional-property-removed', 'WARN', 'an optional response property was removed',
-  'oasdiff says WARN, openapi-diff does not report it. We follow oasdiff: clients that read an optional field must cope with its absence, but some do not.');
+single(
+  PR,
+  'response-required-property-removed',
+  'ERR',
+  'a required response property was removed',
+  'oasdiff and openapi-diff agree (openapi-diff: response required decreased).',
+);
+single(
+  PR,
+  'response-optional-property-removed',
+  'WARN',
+  'an optional response property was removed',
+  'oasdiff says WARN, openapi-diff does not report it. We follow oasdiff: clients that read an optional field must cope with its absence, but some do not.',
+);
 single(PR, 'response-required-write-only-property-removed', 'INFO', 'a required writeOnly property was removed (it never appears in responses)');
 single(PR, 'response-optional-write-only-property-removed', 'INFO', 'an optional writeOnly property was removed (it never appears in responses)');
 single(PR, 'response-required-property-added', 'INFO', 'a required property was added to a response');
@@ -171,8 +211,13 @@ for (const dir of ['request', 'response'] as const) {
     for (const change of ['became-read-only', 'became-not-read-only', 'became-write-only', 'became-not-write-only'] as const) {
       const id = `${dir}-${req}-property-${change}`;
       const level: Level = id === 'response-required-property-became-not-write-only' ? 'WARN' : 'INFO';
-      add(PR, `${dir}-*-property-${change}`, id, level, `a ${req} ${dir} property ${change.replaceAll('-', ' ')}` +
-        (level === 'WARN' ? ' (it now appears in responses, where it is required)' : ''));
+      add(
+        PR,
+        `${dir}-*-property-${change}`,
+        id,
+        level,
+        `a ${req} ${dir} property ${change.replaceAll('-', ' ')}` + (level === 'WARN' ? ' (it now appears in responses, where it is required)' : ''),
+      );
     }
   }
 }
@@ -182,15 +227,33 @@ variants(PR, ['request-property', 'response-property'], 'reactivated', 'INFO', '
 
 // ---- schema: types, formats, nullability
 const TY = 'Schema types and nullability';
-variants(TY, REQ, 'type-changed', 'ERR', 'the type changed so that some values valid before are now rejected',
-  'oasdiff and openapi-diff agree that a narrowing type change breaks requests. oasdiff reports a parameter property type change as WARN (request-parameter-property-type-changed) and a narrowing as ERR; we say ERR for every narrowing and treat any change to `string` as a widening for parameters, whose values travel as text.');
-variants(TY, REQ, 'type-generalized', 'INFO', 'the type was widened (integer to number, a type dropped, or anything to string for parameters)',
-  'oasdiff distinguishes widening; openapi-diff counts every type change as incompatible. We follow oasdiff: every value a client sent before is still accepted.');
+variants(
+  TY,
+  REQ,
+  'type-changed',
+  'ERR',
+  'the type changed so that some values valid before are now rejected',
+  'oasdiff and openapi-diff agree that a narrowing type change breaks requests. oasdiff reports a parameter property type change as WARN (request-parameter-property-type-changed) and a narrowing as ERR; we say ERR for every narrowing and treat any change to `string` as a widening for parameters, whose values travel as text.',
+);
+variants(
+  TY,
+  REQ,
+  'type-generalized',
+  'INFO',
+  'the type was widened (integer to number, a type dropped, or anything to string for parameters)',
+  'oasdiff distinguishes widening; openapi-diff counts every type change as incompatible. We follow oasdiff: every value a client sent before is still accepted.',
+);
 variants(TY, RES, 'type-changed', 'ERR', 'the type of a response value changed');
 variants(TY, RES, 'type-generalized', 'ERR', 'the type of a response value was widened (clients may receive values they cannot read)');
 variants(TY, RES, 'type-specialized', 'INFO', 'the type of a response value was narrowed (number to integer)');
-variants(TY, ['request-body', 'request-property'], 'type-compatible', 'INFO', 'a concrete type was swapped for another in a media type that is not JSON (XML, form, text), where every value travels as text',
-  'Follows oasdiff: only JSON media types are strongly typed; openapi-diff would call any type change incompatible.');
+variants(
+  TY,
+  ['request-body', 'request-property'],
+  'type-compatible',
+  'INFO',
+  'a concrete type was swapped for another in a media type that is not JSON (XML, form, text), where every value travels as text',
+  'Follows oasdiff: only JSON media types are strongly typed; openapi-diff would call any type change incompatible.',
+);
 variants(TY, RES, 'type-compatible', 'INFO', 'a concrete response type was swapped for another in a media type that is not JSON');
 variants(TY, [...REQ], 'list-of-types-widened', 'INFO', 'an OpenAPI 3.1 type list (or oneOf of types) gained a type');
 variants(TY, [...REQ], 'list-of-types-narrowed', 'ERR', 'an OpenAPI 3.1 type list lost a type');
@@ -200,7 +263,8 @@ variants(TY, REQ, 'became-nullable', 'INFO', 'the value may now be null (nullabl
 variants(TY, REQ, 'became-not-nullable', 'ERR', 'null is no longer accepted');
 variants(TY, RES, 'became-nullable', 'ERR', 'a response value may now be null');
 variants(TY, RES, 'became-not-nullable', 'INFO', 'a response value is no longer null');
-const formatWhy = 'Neither oasdiff nor openapi-diff judge `format` (openapi-diff counts it as compatible). Our server validates formats (ajv-formats), so a new or changed format on a request can reject input that passed before: WARN. In responses, clients parse formats such as date-time, so a removed or changed format is WARN too.';
+const formatWhy =
+  'Neither oasdiff nor openapi-diff judge `format` (openapi-diff counts it as compatible). Our server validates formats (ajv-formats), so a new or changed format on a request can reject input that passed before: WARN. In responses, clients parse formats such as date-time, so a removed or changed format is WARN too.';
 variants(TY, REQ, 'format-added', 'WARN', 'a format was set where there was none', formatWhy);
 variants(TY, REQ, 'format-changed', 'WARN', 'the format changed', formatWhy);
 variants(TY, REQ, 'format-removed', 'INFO', 'the format was removed');
@@ -213,10 +277,22 @@ const VA = 'Schema values (enum, const, default, pattern)';
 variants(VA, REQ, 'became-enum', 'ERR', 'the value was restricted to an enum');
 variants(VA, REQ, 'enum-value-removed', 'ERR', 'an enum value is no longer accepted');
 variants(VA, REQ, 'enum-value-added', 'INFO', 'an enum value was added');
-add(VA, 'request-header-property-became-enum', 'request-header-property-became-enum', 'ERR', 'a property of an object-valued header parameter was restricted to an enum');
+add(
+  VA,
+  'request-header-property-became-enum',
+  'request-header-property-became-enum',
+  'ERR',
+  'a property of an object-valued header parameter was restricted to an enum',
+);
 variants(VA, REQ, 'x-extensible-enum-value-removed', 'ERR', 'a value was removed from x-extensible-enum');
-add(VA, 'response-*-enum-value-added', 'response-property-enum-value-added', 'WARN', 'a response enum gained a value',
-  'oasdiff says WARN; openapi-diff says incompatible (response enum increased). We follow oasdiff: clients should tolerate unknown values, and our records gain new source ids when a source is added. Exhaustive switches in typed clients may still break, hence WARN.');
+add(
+  VA,
+  'response-*-enum-value-added',
+  'response-property-enum-value-added',
+  'WARN',
+  'a response enum gained a value',
+  'oasdiff says WARN; openapi-diff says incompatible (response enum increased). We follow oasdiff: clients should tolerate unknown values, and our records gain new source ids when a source is added. Exhaustive switches in typed clients may still break, hence WARN.',
+);
 add(VA, 'response-*-enum-value-added', 'response-body-enum-value-added', 'WARN', 'a response enum gained a value (the whole body)');
 add(VA, 'response-*-enum-value-removed', 'response-property-enum-value-removed', 'INFO', 'a response enum lost a value');
 add(VA, 'response-*-enum-value-removed', 'response-mediatype-enum-value-removed', 'INFO', 'a response enum lost a value (the whole body)');
@@ -261,10 +337,15 @@ export function limitLevel(direction: 'request' | 'response', action: 'tightened
 }
 
 const limitWhy = {
-  request: 'oasdiff: a tightened request limit is ERR, a newly set one WARN (values that passed may now fail, but most did not come near the new limit). openapi-diff agrees on decreased maxLength and numeric ranges.',
-  response: 'oasdiff: a loosened response limit is ERR (clients may get values they were told could not occur). openapi-diff checks numeric range increases in responses only when asked to (off by default); we follow oasdiff.',
+  request:
+    'oasdiff: a tightened request limit is ERR, a newly set one WARN (values that passed may now fail, but most did not come near the new limit). openapi-diff agrees on decreased maxLength and numeric ranges.',
+  response:
+    'oasdiff: a loosened response limit is ERR (clients may get values they were told could not occur). openapi-diff checks numeric range increases in responses only when asked to (off by default); we follow oasdiff.',
 };
-const limitNames = (kind: 'max' | 'min') => LIMITS.filter((limit) => limit.kind === kind).map((limit) => limit.keyword).join(', ');
+const limitNames = (kind: 'max' | 'min') =>
+  LIMITS.filter((limit) => limit.kind === kind)
+    .map((limit) => limit.keyword)
+    .join(', ');
 const limitText = {
   increased: (kind: 'max' | 'min') => `a ${kind === 'max' ? 'maximum' : 'minimum'} (${limitNames(kind)}) increased`,
   decreased: (kind: 'max' | 'min') => `a ${kind === 'max' ? 'maximum' : 'minimum'} (${limitNames(kind)}) decreased`,
@@ -277,8 +358,15 @@ for (const direction of ['request', 'response'] as const) {
       const effect = action === 'set' || action === 'unset' ? action : (action === 'increased') === (kind === 'max') ? 'loosened' : 'tightened';
       const level = limitLevel(direction, effect);
       for (const limit of LIMITS.filter((l) => l.kind === kind)) {
-        variants(LI, direction === 'request' ? REQ : RES, `${limit.name}-${action}`, level, `${direction === 'request' ? 'request' : 'response'}: ${limitText[action](kind)}`,
-          level === 'INFO' ? undefined : limitWhy[direction], `limit:${direction}:${kind}:${action}`);
+        variants(
+          LI,
+          direction === 'request' ? REQ : RES,
+          `${limit.name}-${action}`,
+          level,
+          `${direction === 'request' ? 'request' : 'response'}: ${limitText[action](kind)}`,
+          level === 'INFO' ? undefined : limitWhy[direction],
+          `limit:${direction}:${kind}:${action}`,
+        );
       }
     }
   }
@@ -294,17 +382,30 @@ variants(CO, REQ, 'all-of-added', 'ERR', 'a sub-schema was added to allOf (one m
 variants(CO, REQ, 'all-of-removed', 'WARN', 'a sub-schema was removed from allOf');
 variants(CO, RES, 'one-of-added', 'ERR', 'a response oneOf gained a sub-schema (clients meet a shape they do not know)');
 variants(CO, RES, 'one-of-removed', 'INFO', 'a response oneOf lost a sub-schema');
-variants(CO, RES, 'any-of-added', 'INFO', 'a response anyOf gained a sub-schema',
-  'oasdiff says INFO here while a oneOf addition is ERR; we follow oasdiff (anyOf branches usually add optional detail to a shape clients already read).');
+variants(
+  CO,
+  RES,
+  'any-of-added',
+  'INFO',
+  'a response anyOf gained a sub-schema',
+  'oasdiff says INFO here while a oneOf addition is ERR; we follow oasdiff (anyOf branches usually add optional detail to a shape clients already read).',
+);
 variants(CO, RES, 'any-of-removed', 'INFO', 'a response anyOf lost a sub-schema');
 variants(CO, RES, 'all-of-added', 'INFO', 'a response allOf gained a sub-schema');
 variants(CO, RES, 'all-of-removed', 'INFO', 'a response allOf lost a sub-schema');
-variants(CO, [...REQ, ...RES], 'discriminator-added', 'INFO', 'a discriminator was added',
-  'oasdiff says INFO; openapi-diff counts a discriminator property change as incompatible. We follow oasdiff: the payloads themselves do not change.');
+variants(
+  CO,
+  [...REQ, ...RES],
+  'discriminator-added',
+  'INFO',
+  'a discriminator was added',
+  'oasdiff says INFO; openapi-diff counts a discriminator property change as incompatible. We follow oasdiff: the payloads themselves do not change.',
+);
 variants(CO, [...REQ, ...RES], 'discriminator-removed', 'INFO', 'the discriminator was removed');
 variants(CO, [...REQ, ...RES], 'discriminator-property-name-changed', 'INFO', 'the discriminator property name changed');
 variants(CO, [...REQ, ...RES], 'discriminator-mapping-changed', 'INFO', 'the discriminator mapping changed');
-const closedWhy = 'Neither oasdiff nor openapi-diff judge additionalProperties itself. A request schema that closes (additionalProperties: false) rejects unknown properties that were accepted before, but clients rarely send undocumented fields: WARN.';
+const closedWhy =
+  'Neither oasdiff nor openapi-diff judge additionalProperties itself. A request schema that closes (additionalProperties: false) rejects unknown properties that were accepted before, but clients rarely send undocumented fields: WARN.';
 variants(CO, REQ, 'additional-properties-closed', 'WARN', 'additionalProperties became false (or a schema) where any property was allowed', closedWhy);
 variants(CO, REQ, 'additional-properties-opened', 'INFO', 'additionalProperties: false was lifted');
 variants(CO, RES, 'additional-properties-closed', 'INFO', 'a response object no longer allows extra properties');
@@ -324,10 +425,42 @@ export const SUBSCHEMA_KEYWORDS = [
 ] as const;
 const subNames = SUBSCHEMA_KEYWORDS.map((sub) => sub.keyword).join(', ');
 for (const sub of SUBSCHEMA_KEYWORDS) {
-  variants(CO, REQ, `${sub.name}-added`, 'ERR', `request: an OpenAPI 3.1 sub-schema keyword (${subNames}) added, or one of its entries: a new condition`, undefined, 'sub:request:added');
-  variants(CO, REQ, `${sub.name}-removed`, 'INFO', `request: an OpenAPI 3.1 sub-schema keyword (${subNames}) removed, or one of its entries`, undefined, 'sub:request:removed');
-  variants(CO, RES, `${sub.name}-added`, 'INFO', `response: an OpenAPI 3.1 sub-schema keyword (${subNames}) added, or one of its entries`, undefined, 'sub:response:added');
-  variants(CO, RES, `${sub.name}-removed`, 'ERR', `response: an OpenAPI 3.1 sub-schema keyword (${subNames}) removed, or one of its entries: a guarantee is gone`, undefined, 'sub:response:removed');
+  variants(
+    CO,
+    REQ,
+    `${sub.name}-added`,
+    'ERR',
+    `request: an OpenAPI 3.1 sub-schema keyword (${subNames}) added, or one of its entries: a new condition`,
+    undefined,
+    'sub:request:added',
+  );
+  variants(
+    CO,
+    REQ,
+    `${sub.name}-removed`,
+    'INFO',
+    `request: an OpenAPI 3.1 sub-schema keyword (${subNames}) removed, or one of its entries`,
+    undefined,
+    'sub:request:removed',
+  );
+  variants(
+    CO,
+    RES,
+    `${sub.name}-added`,
+    'INFO',
+    `response: an OpenAPI 3.1 sub-schema keyword (${subNames}) added, or one of its entries`,
+    undefined,
+    'sub:response:added',
+  );
+  variants(
+    CO,
+    RES,
+    `${sub.name}-removed`,
+    'ERR',
+    `response: an OpenAPI 3.1 sub-schema keyword (${subNames}) removed, or one of its entries: a guarantee is gone`,
+    undefined,
+    'sub:response:removed',
+  );
 }
 variants(CO, REQ, 'dependent-required-changed', 'ERR', 'OpenAPI 3.1 dependentRequired changed');
 variants(CO, RES, 'dependent-required-changed', 'ERR', 'OpenAPI 3.1 dependentRequired changed in a response');

@@ -126,11 +126,7 @@ function notFound(what: string, id: string): LedgerError {
   return new LedgerError('not_found', `no ${what} "${id}"`);
 }
 
-function buildProgram(
-  ledger: () => Promise<Knex>,
-  print: (value: unknown) => void,
-  output: { stdout: string; stderr: string },
-): Command {
+function buildProgram(ledger: () => Promise<Knex>, print: (value: unknown) => void, output: { stdout: string; stderr: string }): Command {
   const program = new Command('admin')
     .description('Operator tool for Research Tools API accounts, credits, API keys and packs. Prints JSON.')
     .usage('<command> [options]')

@@ -62,7 +62,8 @@ export async function getPrediction(upstream: UpstreamClient, accession: string)
     const answer = await upstream.getJson(SOURCE, { path: path`/prediction/${accession.trim().toUpperCase()}` });
     return { model: pickModel(answer.body, accession), retrievedAt: answer.retrievedAt };
   } catch (error) {
-    if (error instanceof UpstreamError && (error.status === 404 || error.status === 400 || error.status === 422)) return { model: undefined, retrievedAt: new Date().toISOString() };
+    if (error instanceof UpstreamError && (error.status === 404 || error.status === 400 || error.status === 422))
+      return { model: undefined, retrievedAt: new Date().toISOString() };
     throw error;
   }
 }

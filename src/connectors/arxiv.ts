@@ -31,21 +31,25 @@ export function parseFeed(xml: string): { total?: number; papers: Paper[] } {
     const links = asArray(entry.link as Node[]);
     const pdf = links.find((link) => link['@title'] === 'pdf' || link['@type'] === 'application/pdf')?.['@href'];
     const category = obj(entry['arxiv:primary_category'])?.['@term'];
-    return [{
-      nativeId: versioned,
-      url: `https://arxiv.org/abs/${versioned}`,
-      title: textOf(entry.title),
-      doi: normalizeDoi(textOf(entry['arxiv:doi'])),
-      authors: asArray(entry.author as Node[]).map((author) => textOf(author.name)).filter((name): name is string => !!name),
-      year: published ? Number(published.slice(0, 4)) : undefined,
-      publicationDate: published?.slice(0, 10),
-      venue: textOf(entry['arxiv:journal_ref']) ?? (typeof category === 'string' ? `arXiv (${category})` : 'arXiv'),
-      publicationType: 'preprint',
-      isOpenAccess: true,
-      openAccessUrl: typeof pdf === 'string' ? pdf : `https://arxiv.org/pdf/${versioned}`,
-      abstract: textOf(entry.summary),
-      arxivId: base,
-    }];
+    return [
+      {
+        nativeId: versioned,
+        url: `https://arxiv.org/abs/${versioned}`,
+        title: textOf(entry.title),
+        doi: normalizeDoi(textOf(entry['arxiv:doi'])),
+        authors: asArray(entry.author as Node[])
+          .map((author) => textOf(author.name))
+          .filter((name): name is string => !!name),
+        year: published ? Number(published.slice(0, 4)) : undefined,
+        publicationDate: published?.slice(0, 10),
+        venue: textOf(entry['arxiv:journal_ref']) ?? (typeof category === 'string' ? `arXiv (${category})` : 'arXiv'),
+        publicationType: 'preprint',
+        isOpenAccess: true,
+        openAccessUrl: typeof pdf === 'string' ? pdf : `https://arxiv.org/pdf/${versioned}`,
+        abstract: textOf(entry.summary),
+        arxivId: base,
+      },
+    ];
   });
   return { total: Number.isFinite(total) ? total : undefined, papers };
 }
@@ -59,7 +63,10 @@ export interface PaperSearch {
 
 /** Words go to `all:` (quotes and field syntax of the caller are neutralised); years as a submittedDate range. */
 export function searchQuery(search: Pick<PaperSearch, 'query' | 'yearFrom' | 'yearTo'>): string {
-  const words = search.query.replace(/["():[\]]/g, ' ').split(/\s+/).filter((word) => word !== '' && !/^(AND|OR|ANDNOT)$/.test(word));
+  const words = search.query
+    .replace(/["():[\]]/g, ' ')
+    .split(/\s+/)
+    .filter((word) => word !== '' && !/^(AND|OR|ANDNOT)$/.test(word));
   let query = words.map((word) => `all:${word}`).join(' AND ');
   if (search.yearFrom !== undefined || search.yearTo !== undefined) {
     query += ` AND submittedDate:[${search.yearFrom ?? 1991}01010000 TO ${search.yearTo ?? 2100}12312359]`;

@@ -28,13 +28,62 @@ interface KnownSeries {
 
 /** Much-used series (ids from BLS's "Series ID Formats" help and its popular-series lists). */
 export const KNOWN_SERIES: readonly KnownSeries[] = [
-  { id: 'LNS14000000', title: 'Unemployment Rate (16 years and over), United States', units: 'Percent', frequency: 'monthly', seasonalAdjustment: 'Seasonally Adjusted', dataset: 'Current Population Survey (CPS)' },
-  { id: 'CES0000000001', title: 'All Employees, Total Nonfarm (payroll employment), United States', units: 'Thousands of persons', frequency: 'monthly', seasonalAdjustment: 'Seasonally Adjusted', dataset: 'Current Employment Statistics (CES)' },
-  { id: 'CUUR0000SA0', title: 'Consumer Price Index for All Urban Consumers (CPI-U): All items in U.S. city average (inflation)', units: 'Index 1982-1984=100', frequency: 'monthly', seasonalAdjustment: 'Not Seasonally Adjusted', dataset: 'Consumer Price Index (CU)' },
-  { id: 'CUSR0000SA0', title: 'Consumer Price Index for All Urban Consumers (CPI-U): All items in U.S. city average, seasonally adjusted (inflation)', units: 'Index 1982-1984=100', frequency: 'monthly', seasonalAdjustment: 'Seasonally Adjusted', dataset: 'Consumer Price Index (CU)' },
-  { id: 'CES0500000003', title: 'Average Hourly Earnings of All Employees, Total Private, United States', units: 'Dollars per hour', frequency: 'monthly', seasonalAdjustment: 'Seasonally Adjusted', dataset: 'Current Employment Statistics (CES)' },
-  { id: 'LNS11300000', title: 'Labor Force Participation Rate, United States', units: 'Percent', frequency: 'monthly', seasonalAdjustment: 'Seasonally Adjusted', dataset: 'Current Population Survey (CPS)' },
-  { id: 'APU0000701111', title: 'Flour, white, all purpose, per lb. (453.6 gm) in U.S. city average, average price', units: 'U.S. dollars', frequency: 'monthly', seasonalAdjustment: 'Not Seasonally Adjusted', dataset: 'Consumer Price Index Average Price Data (AP)' },
+  {
+    id: 'LNS14000000',
+    title: 'Unemployment Rate (16 years and over), United States',
+    units: 'Percent',
+    frequency: 'monthly',
+    seasonalAdjustment: 'Seasonally Adjusted',
+    dataset: 'Current Population Survey (CPS)',
+  },
+  {
+    id: 'CES0000000001',
+    title: 'All Employees, Total Nonfarm (payroll employment), United States',
+    units: 'Thousands of persons',
+    frequency: 'monthly',
+    seasonalAdjustment: 'Seasonally Adjusted',
+    dataset: 'Current Employment Statistics (CES)',
+  },
+  {
+    id: 'CUUR0000SA0',
+    title: 'Consumer Price Index for All Urban Consumers (CPI-U): All items in U.S. city average (inflation)',
+    units: 'Index 1982-1984=100',
+    frequency: 'monthly',
+    seasonalAdjustment: 'Not Seasonally Adjusted',
+    dataset: 'Consumer Price Index (CU)',
+  },
+  {
+    id: 'CUSR0000SA0',
+    title: 'Consumer Price Index for All Urban Consumers (CPI-U): All items in U.S. city average, seasonally adjusted (inflation)',
+    units: 'Index 1982-1984=100',
+    frequency: 'monthly',
+    seasonalAdjustment: 'Seasonally Adjusted',
+    dataset: 'Consumer Price Index (CU)',
+  },
+  {
+    id: 'CES0500000003',
+    title: 'Average Hourly Earnings of All Employees, Total Private, United States',
+    units: 'Dollars per hour',
+    frequency: 'monthly',
+    seasonalAdjustment: 'Seasonally Adjusted',
+    dataset: 'Current Employment Statistics (CES)',
+  },
+  {
+    id: 'LNS11300000',
+    title: 'Labor Force Participation Rate, United States',
+    units: 'Percent',
+    frequency: 'monthly',
+    seasonalAdjustment: 'Seasonally Adjusted',
+    dataset: 'Current Population Survey (CPS)',
+  },
+  {
+    id: 'APU0000701111',
+    title: 'Flour, white, all purpose, per lb. (453.6 gm) in U.S. city average, average price',
+    units: 'U.S. dollars',
+    frequency: 'monthly',
+    seasonalAdjustment: 'Not Seasonally Adjusted',
+    dataset: 'Consumer Price Index Average Price Data (AP)',
+  },
 ];
 
 type Json = Record<string, unknown>;
@@ -47,7 +96,8 @@ export const seriesUrl = (id: string) => `https://data.bls.gov/timeseries/${enco
 export function periodOf(year: string, code: string): { period: string; date: string } | undefined {
   const number = Number(code.slice(1));
   if (code.startsWith('M') && number >= 1 && number <= 12) return { period: `${year}-${code.slice(1)}`, date: `${year}-${code.slice(1)}-01` };
-  if (code.startsWith('Q') && number >= 1 && number <= 4) return { period: `${year}-Q${number}`, date: `${year}-${String((number - 1) * 3 + 1).padStart(2, '0')}-01` };
+  if (code.startsWith('Q') && number >= 1 && number <= 4)
+    return { period: `${year}-Q${number}`, date: `${year}-${String((number - 1) * 3 + 1).padStart(2, '0')}-01` };
   if (code.startsWith('S') && (number === 1 || number === 2)) return { period: `${year}-S${number}`, date: `${year}-${number === 1 ? '01' : '07'}-01` };
   if (code === 'A01') return { period: year, date: `${year}-01-01` };
   return undefined;
@@ -66,7 +116,11 @@ export function parseTimeseries(body: unknown, requestedId: string): BlsSeries {
   const answer = obj(body);
   const messages = (Array.isArray(answer.message) ? answer.message : []).filter((message): message is string => typeof message === 'string');
   if (answer.status !== 'REQUEST_SUCCEEDED') {
-    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} did not process the request (${String(answer.status)}): ${messages.join('; ') || 'no reason given'}`);
+    throw new UpstreamError(
+      SOURCE,
+      'http_error',
+      `${SOURCE} did not process the request (${String(answer.status)}): ${messages.join('; ') || 'no reason given'}`,
+    );
   }
   const list = obj(answer.Results).series;
   const series = obj(Array.isArray(list) ? list[0] : undefined);
@@ -122,15 +176,23 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
   const hasKey = upstream.source(SOURCE).key !== undefined;
   const thisYear = new Date().getUTCFullYear();
   // Without a period BLS answers its last few years; with one, the period is cut into windows it accepts.
-  const windows: Array<[number | undefined, number | undefined]> = request.start || request.end
-    ? yearWindows(Number(request.start?.slice(0, 4) ?? thisYear - 9), Number(request.end?.slice(0, 4) ?? thisYear), hasKey ? YEARS_PER_REQUEST.withKey : YEARS_PER_REQUEST.withoutKey)
-    : [[undefined, undefined]];
-  const answers = await Promise.all(windows.map(([from, to]) =>
-    upstream.getJson(SOURCE, {
-      path: path`/timeseries/data/${request.id}`,
-      searchParams: { startyear: from, endyear: to, catalog: hasKey ? 'true' : undefined },
-      key: { query: 'registrationkey' },
-    })));
+  const windows: Array<[number | undefined, number | undefined]> =
+    request.start || request.end
+      ? yearWindows(
+          Number(request.start?.slice(0, 4) ?? thisYear - 9),
+          Number(request.end?.slice(0, 4) ?? thisYear),
+          hasKey ? YEARS_PER_REQUEST.withKey : YEARS_PER_REQUEST.withoutKey,
+        )
+      : [[undefined, undefined]];
+  const answers = await Promise.all(
+    windows.map(([from, to]) =>
+      upstream.getJson(SOURCE, {
+        path: path`/timeseries/data/${request.id}`,
+        searchParams: { startyear: from, endyear: to, catalog: hasKey ? 'true' : undefined },
+        key: { query: 'registrationkey' },
+      }),
+    ),
+  );
   const parts = answers.map((answer) => parseTimeseries(answer.body, request.id));
   const known = KNOWN_SERIES.find((series) => series.id === request.id);
   const first = parts[0]!;
@@ -142,10 +204,13 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
       dataset: first.dataset ?? facts.dataset,
       geography: first.geography ?? facts.geography,
       frequency: facts.frequency ?? (first.observations[0] ? frequencyOfPeriod(first.observations[0].period) : undefined),
-      observations: withinPeriod(parts.flatMap((part) => part.observations), request.start, request.end),
+      observations: withinPeriod(
+        parts.flatMap((part) => part.observations),
+        request.start,
+        request.end,
+      ),
       notes: [],
     },
     retrievedAt: answers[0]!.retrievedAt,
   };
 }
-

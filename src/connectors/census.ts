@@ -26,9 +26,30 @@ interface KnownSeries {
 
 /** Time series of the Census Bureau's Small Area Income and Poverty Estimates (SAIPE). */
 export const KNOWN_SERIES: readonly KnownSeries[] = [
-  { dataset: 'timeseries/poverty/saipe', variable: 'SAEPOVRTALL_PT', title: 'Poverty rate, all ages, United States', units: 'Percent', frequency: 'annual', datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)' },
-  { dataset: 'timeseries/poverty/saipe', variable: 'SAEPOVALL_PT', title: 'People in poverty, all ages (poverty count), United States', units: 'Persons', frequency: 'annual', datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)' },
-  { dataset: 'timeseries/poverty/saipe', variable: 'SAEMHI_PT', title: 'Median household income, United States', units: 'Dollars', frequency: 'annual', datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)' },
+  {
+    dataset: 'timeseries/poverty/saipe',
+    variable: 'SAEPOVRTALL_PT',
+    title: 'Poverty rate, all ages, United States',
+    units: 'Percent',
+    frequency: 'annual',
+    datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)',
+  },
+  {
+    dataset: 'timeseries/poverty/saipe',
+    variable: 'SAEPOVALL_PT',
+    title: 'People in poverty, all ages (poverty count), United States',
+    units: 'Persons',
+    frequency: 'annual',
+    datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)',
+  },
+  {
+    dataset: 'timeseries/poverty/saipe',
+    variable: 'SAEMHI_PT',
+    title: 'Median household income, United States',
+    units: 'Dollars',
+    frequency: 'annual',
+    datasetTitle: 'Small Area Income and Poverty Estimates (SAIPE)',
+  },
 ];
 
 export const datasetUrl = (dataset: string) => `https://api.census.gov/data/${dataset}.html`;
@@ -45,7 +66,8 @@ export function parseTable(body: unknown, variable: string) {
   if (!Array.isArray(body) || !Array.isArray(body[0])) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered something other than a table of rows`);
   const [header, ...rows] = body as string[][];
   const [valueColumn, timeColumn, nameColumn] = [header!.indexOf(variable), header!.indexOf('time'), header!.indexOf('NAME')];
-  if (valueColumn < 0 || timeColumn < 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without the ${valueColumn < 0 ? variable : 'time'} column`);
+  if (valueColumn < 0 || timeColumn < 0)
+    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without the ${valueColumn < 0 ? variable : 'time'} column`);
   return {
     name: nameColumn >= 0 ? rows[0]?.[nameColumn] : undefined,
     observations: observationsFrom(rows.map((row) => ({ period: String(row[timeColumn] ?? ''), value: valueOf(row[valueColumn]) }))),
@@ -81,7 +103,12 @@ export function geographyOf(dimensions: Record<string, string>): { for: string; 
 
 export async function getTimeseries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const parts = splitId(request.id);
-  if (!parts) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: a series id is <dataset path>/<variable>, e.g. timeseries/poverty/saipe/SAEPOVRTALL_PT; got ${request.id}`);
+  if (!parts)
+    throw new UpstreamError(
+      SOURCE,
+      'http_error',
+      `${SOURCE}: a series id is <dataset path>/<variable>, e.g. timeseries/poverty/saipe/SAEPOVRTALL_PT; got ${request.id}`,
+    );
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
   const time = `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}`;
   const geography = geographyOf(request.dimensions);
@@ -94,7 +121,11 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
     });
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'bad_body' && /HTML page/.test(error.message)) {
-      throw new UpstreamError(SOURCE, 'http_error', `${error.message}: the Census API answers so when its key is missing or not valid (check SOURCE_CENSUS_KEY)`);
+      throw new UpstreamError(
+        SOURCE,
+        'http_error',
+        `${error.message}: the Census API answers so when its key is missing or not valid (check SOURCE_CENSUS_KEY)`,
+      );
     }
     throw error;
   }

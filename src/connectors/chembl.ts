@@ -66,7 +66,12 @@ export function parseMolecule(value: unknown): Molecule | undefined {
     molecularWeight: decimal(properties.full_mwt),
     parentChemblId: str(obj(molecule.molecule_hierarchy).parent_chembl_id),
     firstApproval: typeof firstApproval === 'number' ? firstApproval : undefined,
-    blackBoxWarning: molecule.black_box_warning === 1 || molecule.black_box_warning === '1' ? true : molecule.black_box_warning === 0 || molecule.black_box_warning === '0' ? false : undefined,
+    blackBoxWarning:
+      molecule.black_box_warning === 1 || molecule.black_box_warning === '1'
+        ? true
+        : molecule.black_box_warning === 0 || molecule.black_box_warning === '0'
+          ? false
+          : undefined,
     synonyms: synonyms.length > 0 ? synonyms : undefined,
   };
 }
@@ -82,7 +87,9 @@ export function parseMechanisms(body: unknown): Mechanism[] {
   if (!Array.isArray(list)) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without a mechanisms list`);
   return arr(list).flatMap((item) => {
     const mechanismOfAction = str(item.mechanism_of_action);
-    return mechanismOfAction ? [{ mechanismOfAction, actionType: str(item.action_type), targetChemblId: str(item.target_chembl_id), maxPhase: decimal(item.max_phase) }] : [];
+    return mechanismOfAction
+      ? [{ mechanismOfAction, actionType: str(item.action_type), targetChemblId: str(item.target_chembl_id), maxPhase: decimal(item.max_phase) }]
+      : [];
   });
 }
 
@@ -91,7 +98,13 @@ export function parseTarget(body: unknown): Target {
   const chemblId = str(target.target_chembl_id);
   if (!chemblId) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered with a target without an id`);
   const accessions = [...new Set(arr(target.target_components).flatMap((component) => str(component.accession) ?? []))];
-  return { chemblId, name: str(target.pref_name), type: str(target.target_type), organism: str(target.organism), accessions: accessions.length > 0 ? accessions : undefined };
+  return {
+    chemblId,
+    name: str(target.pref_name),
+    type: str(target.target_type),
+    organism: str(target.organism),
+    accessions: accessions.length > 0 ? accessions : undefined,
+  };
 }
 
 async function notFoundAsUndefined<T>(run: () => Promise<T>): Promise<T | undefined> {

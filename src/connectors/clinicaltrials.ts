@@ -12,8 +12,15 @@ export const SOURCE = 'clinicaltrials' as const;
 export const MAX_PAGE_SIZE = 1000;
 
 export type Status =
-  | 'recruiting' | 'not_yet_recruiting' | 'active_not_recruiting' | 'completed' | 'terminated'
-  | 'suspended' | 'withdrawn' | 'enrolling_by_invitation' | 'unknown';
+  | 'recruiting'
+  | 'not_yet_recruiting'
+  | 'active_not_recruiting'
+  | 'completed'
+  | 'terminated'
+  | 'suspended'
+  | 'withdrawn'
+  | 'enrolling_by_invitation'
+  | 'unknown';
 
 /** The spec's status values and the registry's. */
 export const REGISTRY_STATUS: Record<Status, string> = {
@@ -29,7 +36,12 @@ export const REGISTRY_STATUS: Record<Status, string> = {
 };
 
 const PHASES: Record<string, Phase> = {
-  EARLY_PHASE1: 'early_phase_1', PHASE1: 'phase_1', PHASE2: 'phase_2', PHASE3: 'phase_3', PHASE4: 'phase_4', NA: 'not_applicable',
+  EARLY_PHASE1: 'early_phase_1',
+  PHASE1: 'phase_1',
+  PHASE2: 'phase_2',
+  PHASE3: 'phase_3',
+  PHASE4: 'phase_4',
+  NA: 'not_applicable',
 };
 export type Phase = 'early_phase_1' | 'phase_1' | 'phase_2' | 'phase_3' | 'phase_4' | 'not_applicable';
 
@@ -87,7 +99,11 @@ export function parseStudy(value: unknown): Study | undefined {
     status: lower(status.overallStatus) ?? 'unknown',
     phases: nonEmpty(phases),
     studyType: lower(design.studyType),
-    conditions: nonEmpty(Array.isArray(obj(protocol.conditionsModule).conditions) ? (obj(protocol.conditionsModule).conditions as unknown[]).flatMap((item) => text(item) ?? []) : []),
+    conditions: nonEmpty(
+      Array.isArray(obj(protocol.conditionsModule).conditions)
+        ? (obj(protocol.conditionsModule).conditions as unknown[]).flatMap((item) => text(item) ?? [])
+        : [],
+    ),
     interventions: nonEmpty(
       arr(obj(protocol.armsInterventionsModule).interventions).flatMap((item) => {
         const name = text(item.name);
@@ -134,13 +150,20 @@ export function searchParams(criteria: Criteria, pageSize: number, pageToken?: s
 }
 
 /** Studies up to `limit`, following nextPageToken while pages are needed. */
-export async function searchStudies(upstream: UpstreamClient, criteria: Criteria, limit: number): Promise<{ studies: Study[]; totalCount?: number; retrievedAt: string }> {
+export async function searchStudies(
+  upstream: UpstreamClient,
+  criteria: Criteria,
+  limit: number,
+): Promise<{ studies: Study[]; totalCount?: number; retrievedAt: string }> {
   const studies: Study[] = [];
   let totalCount: number | undefined;
   let retrievedAt = '';
   let pageToken: string | undefined;
   do {
-    const answer = await upstream.getJson(SOURCE, { path: '/studies', searchParams: searchParams(criteria, Math.min(limit - studies.length, MAX_PAGE_SIZE), pageToken) });
+    const answer = await upstream.getJson(SOURCE, {
+      path: '/studies',
+      searchParams: searchParams(criteria, Math.min(limit - studies.length, MAX_PAGE_SIZE), pageToken),
+    });
     retrievedAt ||= answer.retrievedAt;
     const page = parseSearch(answer.body);
     totalCount ??= page.totalCount;

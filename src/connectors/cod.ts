@@ -21,7 +21,9 @@ export const pageUrl = (id: string): string => `${PUBLIC_SITE}/${id}.html`;
 
 /** "- C9 H8 O4 -" → "C9H8O4". */
 export function compactFormula(value: unknown): string | undefined {
-  const text = str(value)?.replace(/^-\s*|\s*-$/g, '').trim();
+  const text = str(value)
+    ?.replace(/^-\s*|\s*-$/g, '')
+    .trim();
   return text ? text.replace(/\s+/g, '') : undefined;
 }
 
@@ -40,20 +42,24 @@ export function parseEntries(body: unknown): Material[] {
     const formula = compactFormula(entry.formula);
     if (!file || !/^\d+$/.test(file) || !formula) return [];
     const spaceGroupNumber = int(entry.sgNumber);
-    const elements = parseFormula(formula)?.map((part) => part.element).sort();
-    return [{
-      materialId: `cod-${file}`,
-      formula,
-      elements,
-      mineralName: str(entry.mineral) ?? str(entry.commonname) ?? str(entry.chemname),
-      spaceGroupSymbol: str(entry.sg),
-      spaceGroupNumber,
-      crystalSystem: crystalSystemOf(spaceGroupNumber),
-      lattice: parseLattice(entry),
-      cifUrl: cifUrl(file),
-      pageUrl: pageUrl(file),
-      referenceDoi: str(entry.doi),
-    }];
+    const elements = parseFormula(formula)
+      ?.map((part) => part.element)
+      .sort();
+    return [
+      {
+        materialId: `cod-${file}`,
+        formula,
+        elements,
+        mineralName: str(entry.mineral) ?? str(entry.commonname) ?? str(entry.chemname),
+        spaceGroupSymbol: str(entry.sg),
+        spaceGroupNumber,
+        crystalSystem: crystalSystemOf(spaceGroupNumber),
+        lattice: parseLattice(entry),
+        cifUrl: cifUrl(file),
+        pageUrl: pageUrl(file),
+        referenceDoi: str(entry.doi),
+      },
+    ];
   });
 }
 
@@ -61,7 +67,12 @@ export function searchParams(criteria: Criteria): Record<string, string> {
   if ('codId' in criteria) return { id: criteria.codId };
   if ('formula' in criteria) {
     const formula = hillFormula(criteria.formula);
-    if (!formula) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} cannot search for "${criteria.formula}": only simple formulas such as Fe2O3 can be put in Hill order`);
+    if (!formula)
+      throw new UpstreamError(
+        SOURCE,
+        'bad_body',
+        `${SOURCE} cannot search for "${criteria.formula}": only simple formulas such as Fe2O3 can be put in Hill order`,
+      );
     return { formula };
   }
   if (criteria.elements.length > MAX_ELEMENTS) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} searches at most ${MAX_ELEMENTS} elements at once`);

@@ -17,7 +17,11 @@ const obj = (value: unknown): Json | undefined => (value && typeof value === 'ob
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 const first = (value: unknown): string | undefined => (Array.isArray(value) ? str(value[0]) : str(value));
-const stripTags = (text: string | undefined) => text?.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim() || undefined;
+const stripTags = (text: string | undefined) =>
+  text
+    ?.replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim() || undefined;
 
 /** `{date-parts: [[2012, 3, 21]]}` → [2012, 3, 21]. */
 function dateParts(value: unknown): number[] | undefined {
@@ -56,28 +60,41 @@ export function parseNotices(work: Json): Notice[] {
     const doi = normalizeDoi(str(entry.DOI));
     if (!type || (doi && doi === own)) continue;
     const parts = dateParts(entry.updated);
-    notices.push({ type, doi, date: isoDate(parts) ?? str(obj(entry.updated)?.['date-time'])?.slice(0, 10), source: str(entry.source), label: str(entry.label) });
+    notices.push({
+      type,
+      doi,
+      date: isoDate(parts) ?? str(obj(entry.updated)?.['date-time'])?.slice(0, 10),
+      source: str(entry.source),
+      label: str(entry.label),
+    });
   }
   return notices;
 }
 
 /** Print and online years that differ from the issued one (a paper online in December, in print in January). */
 function otherYears(work: Json, year: number | undefined): { otherYears?: number[] } {
-  const years = [dateParts(work['published-print'])?.[0], dateParts(work['published-online'])?.[0]].filter((value): value is number => value !== undefined && value !== year);
+  const years = [dateParts(work['published-print'])?.[0], dateParts(work['published-online'])?.[0]].filter(
+    (value): value is number => value !== undefined && value !== year,
+  );
   return years.length > 0 ? { otherYears: [...new Set(years)] } : {};
 }
 
 /** The work is a notice about another work: its `update-to` names another DOI with a notice type. */
 function updatesAnother(work: Json, own: string): boolean {
   const entries = Array.isArray(work['update-to']) ? (work['update-to'] as unknown[]) : [];
-  return entries.map(obj).some((entry) => entry !== undefined && NOTICE_TYPES[(str(entry.type) ?? '').toLowerCase()] !== undefined && normalizeDoi(str(entry.DOI)) !== own);
+  return entries
+    .map(obj)
+    .some((entry) => entry !== undefined && NOTICE_TYPES[(str(entry.type) ?? '').toLowerCase()] !== undefined && normalizeDoi(str(entry.DOI)) !== own);
 }
 
 export function parseWork(work: Json): Paper | undefined {
   const doi = normalizeDoi(str(work.DOI));
   if (!doi) return undefined;
   const authors = Array.isArray(work.author)
-    ? (work.author as unknown[]).map(obj).map((author) => (author ? ([str(author.given), str(author.family)].filter(Boolean).join(' ') || str(author.name)) : undefined)).filter((name): name is string => !!name)
+    ? (work.author as unknown[])
+        .map(obj)
+        .map((author) => (author ? [str(author.given), str(author.family)].filter(Boolean).join(' ') || str(author.name) : undefined))
+        .filter((name): name is string => !!name)
     : [];
   const issued = dateParts(work.issued) ?? dateParts(work.published) ?? dateParts(work['published-print']) ?? dateParts(work['published-online']);
   const licenses = Array.isArray(work.license) ? (work.license as unknown[]).map((license) => str(obj(license)?.URL)).filter(Boolean) : [];
@@ -100,7 +117,9 @@ export function parseWork(work: Json): Paper | undefined {
     citationCount: num(work['is-referenced-by-count']),
     license: licenses[0],
     abstract: stripTags(str(work.abstract)?.replace(/<jats:title>[^<]*<\/jats:title>/g, ' ')),
-    isRetracted: notices.some((notice) => notice.type === 'retraction' || notice.type === 'partial_retraction' || notice.type === 'withdrawal' || notice.type === 'removal'),
+    isRetracted: notices.some(
+      (notice) => notice.type === 'retraction' || notice.type === 'partial_retraction' || notice.type === 'withdrawal' || notice.type === 'removal',
+    ),
     notices,
     ...(updatesAnother(work, doi) ? { isUpdateNotice: true } : {}),
     ...otherYears(work, issued?.[0]),
@@ -132,13 +151,22 @@ export async function searchWorks(upstream: UpstreamClient, search: WorkSearch):
   if (search.yearTo !== undefined) filters.push(`until-pub-date:${search.yearTo}`);
   const answer = await upstream.getJson(SOURCE, {
     path: '/works',
-    searchParams: { query: search.query, filter: filters.length > 0 ? filters.join(',') : undefined, rows: Math.min(100, search.limit), mailto: upstream.contactEmail },
+    searchParams: {
+      query: search.query,
+      filter: filters.length > 0 ? filters.join(',') : undefined,
+      rows: Math.min(100, search.limit),
+      mailto: upstream.contactEmail,
+    },
   });
   return { papers: parseWorkList(answer.body), retrievedAt: answer.retrievedAt };
 }
 
 /** Candidates for a citation: `query.bibliographic` (Crossref's own reference matcher), best first. */
-export async function searchBibliographic(upstream: UpstreamClient, citation: string, rows = 3): Promise<{ papers: Array<Paper & { score?: number }>; retrievedAt: string }> {
+export async function searchBibliographic(
+  upstream: UpstreamClient,
+  citation: string,
+  rows = 3,
+): Promise<{ papers: Array<Paper & { score?: number }>; retrievedAt: string }> {
   const answer = await upstream.getJson(SOURCE, { path: '/works', searchParams: { 'query.bibliographic': citation, rows, mailto: upstream.contactEmail } });
   return { papers: parseWorkList(answer.body), retrievedAt: answer.retrievedAt };
 }
@@ -167,7 +195,9 @@ export function parseJournal(body: unknown): CrossrefJournal | undefined {
   const message = obj(obj(body)?.message);
   const title = str(message?.title);
   if (!message || !title) return undefined;
-  const subjects = Array.isArray(message.subjects) ? (message.subjects as unknown[]).map((subject) => str(obj(subject)?.name)).filter((name): name is string => !!name) : [];
+  const subjects = Array.isArray(message.subjects)
+    ? (message.subjects as unknown[]).map((subject) => str(obj(subject)?.name)).filter((name): name is string => !!name)
+    : [];
   return {
     title,
     publisher: str(message.publisher),

@@ -35,7 +35,20 @@ export function bareDoi(value: unknown): string | undefined {
 const CC_KINDS = ['BY', 'BY-SA', 'BY-NC', 'BY-NC-SA', 'BY-ND', 'BY-NC-ND'];
 const CC_VERSIONS = ['1.0', '2.0', '2.5', '3.0', '4.0'];
 const SPDX_IDS = [
-  'CC0-1.0', 'PDDL-1.0', 'ODbL-1.0', 'ODC-By-1.0', 'MIT', 'Apache-2.0', 'GPL-2.0', 'GPL-3.0', 'LGPL-3.0', 'AGPL-3.0', 'BSD-2-Clause', 'BSD-3-Clause', 'MPL-2.0', 'Unlicense',
+  'CC0-1.0',
+  'PDDL-1.0',
+  'ODbL-1.0',
+  'ODC-By-1.0',
+  'MIT',
+  'Apache-2.0',
+  'GPL-2.0',
+  'GPL-3.0',
+  'LGPL-3.0',
+  'AGPL-3.0',
+  'BSD-2-Clause',
+  'BSD-3-Clause',
+  'MPL-2.0',
+  'Unlicense',
   ...CC_KINDS.flatMap((kind) => CC_VERSIONS.map((version) => `CC-${kind}-${version}`)),
 ];
 const BY_LOWER_CASE = new Map(SPDX_IDS.map((id) => [id.toLowerCase(), id]));

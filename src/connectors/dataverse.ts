@@ -14,7 +14,8 @@ export const REPOSITORY = 'Harvard Dataverse';
 /** Throws the failure of a `{"status":"ERROR"}` answer; called before the answer is cached. */
 export function refuseError(body: unknown): void {
   const answer = obj(body);
-  if (answer.status !== undefined && answer.status !== 'OK') throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} answered with an error: ${str(answer.message) ?? String(answer.status)}`);
+  if (answer.status !== undefined && answer.status !== 'OK')
+    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} answered with an error: ${str(answer.message) ?? String(answer.status)}`);
 }
 
 export function parseItem(value: unknown): Dataset | undefined {
@@ -49,6 +50,10 @@ export function parseSearch(body: unknown): Dataset[] {
 }
 
 export async function searchDatasets(upstream: UpstreamClient, search: DatasetSearch): Promise<DatasetAnswer> {
-  const answer = await upstream.getJson(SOURCE, { path: '/search', searchParams: { q: search.query, type: 'dataset', per_page: search.limit, start: 0 } }, refuseError);
+  const answer = await upstream.getJson(
+    SOURCE,
+    { path: '/search', searchParams: { q: search.query, type: 'dataset', per_page: search.limit, start: 0 } },
+    refuseError,
+  );
   return { datasets: parseSearch(answer.body), retrievedAt: answer.retrievedAt };
 }

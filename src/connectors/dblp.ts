@@ -25,25 +25,35 @@ export function parseSearch(body: unknown): { total?: number; papers: Paper[] } 
     const info = obj(hit.info);
     const key = str(info?.key);
     if (!info || !key) return [];
-    const authors = many(obj(info.authors)?.author as unknown[]).map((author) => (typeof author === 'string' ? str(author) : str(obj(author)?.text))).filter((name): name is string => !!name);
+    const authors = many(obj(info.authors)?.author as unknown[])
+      .map((author) => (typeof author === 'string' ? str(author) : str(obj(author)?.text)))
+      .filter((name): name is string => !!name);
     const year = Number(info.year);
     const access = str(info.access);
-    const ee = many(info.ee as unknown[]).map(str).find(Boolean);
-    return [{
-      nativeId: key,
-      url: str(info.url) ?? `https://dblp.org/rec/${key}`,
-      title: str(info.title)?.replace(/\.$/, ''),
-      doi: normalizeDoi(str(info.doi)),
-      authors,
-      year: Number.isInteger(year) ? year : undefined,
-      venue: many(info.venue as unknown[]).map(str).filter(Boolean).join(', ') || undefined,
-      pages: str(info.pages),
-      volume: str(info.volume),
-      publicationType: str(info.type),
-      isOpenAccess: access === 'open' ? true : access === 'closed' ? false : undefined,
-      openAccessUrl: access === 'open' ? ee : undefined,
-      dblpKey: key,
-    }];
+    const ee = many(info.ee as unknown[])
+      .map(str)
+      .find(Boolean);
+    return [
+      {
+        nativeId: key,
+        url: str(info.url) ?? `https://dblp.org/rec/${key}`,
+        title: str(info.title)?.replace(/\.$/, ''),
+        doi: normalizeDoi(str(info.doi)),
+        authors,
+        year: Number.isInteger(year) ? year : undefined,
+        venue:
+          many(info.venue as unknown[])
+            .map(str)
+            .filter(Boolean)
+            .join(', ') || undefined,
+        pages: str(info.pages),
+        volume: str(info.volume),
+        publicationType: str(info.type),
+        isOpenAccess: access === 'open' ? true : access === 'closed' ? false : undefined,
+        openAccessUrl: access === 'open' ? ee : undefined,
+        dblpKey: key,
+      },
+    ];
   });
   const total = Number(hits['@total']);
   return { total: Number.isFinite(total) ? total : undefined, papers };

@@ -32,10 +32,18 @@ export function parseJournal(record: Json): DoajJournal | undefined {
   if (!id || !bibjson || !title) return undefined;
   const apc = obj(bibjson.apc);
   const prices = Array.isArray(apc?.max)
-    ? (apc!.max as unknown[]).map(obj).flatMap((price) => (price && str(price.currency) && typeof price.price === 'number' ? [{ currency: price.currency as string, price: price.price }] : []))
+    ? (apc!.max as unknown[])
+        .map(obj)
+        .flatMap((price) =>
+          price && str(price.currency) && typeof price.price === 'number' ? [{ currency: price.currency as string, price: price.price }] : [],
+        )
     : [];
-  const licenses = Array.isArray(bibjson.license) ? (bibjson.license as unknown[]).map((license) => str(obj(license)?.type)).filter((type): type is string => !!type) : [];
-  const subjects = Array.isArray(bibjson.subject) ? (bibjson.subject as unknown[]).map((subject) => str(obj(subject)?.term)).filter((term): term is string => !!term) : [];
+  const licenses = Array.isArray(bibjson.license)
+    ? (bibjson.license as unknown[]).map((license) => str(obj(license)?.type)).filter((type): type is string => !!type)
+    : [];
+  const subjects = Array.isArray(bibjson.subject)
+    ? (bibjson.subject as unknown[]).map((subject) => str(obj(subject)?.term)).filter((term): term is string => !!term)
+    : [];
   return {
     id,
     title,
@@ -55,12 +63,18 @@ export function parseSearch(body: unknown): { total: number; journals: DoajJourn
   if (!top || !Array.isArray(top.results)) throw new UpstreamError(SOURCE, 'bad_body', 'doaj answered without a results list');
   return {
     total: typeof top.total === 'number' ? top.total : top.results.length,
-    journals: (top.results as unknown[]).flatMap((result) => { const journal = obj(result) ? parseJournal(result as Json) : undefined; return journal ? [journal] : []; }),
+    journals: (top.results as unknown[]).flatMap((result) => {
+      const journal = obj(result) ? parseJournal(result as Json) : undefined;
+      return journal ? [journal] : [];
+    }),
   };
 }
 
 /** Journals by ISSN or by title; the query string is built here, the caller's text quoted. */
-export async function searchJournals(upstream: UpstreamClient, query: { issn?: string; title?: string }): Promise<{ journals: DoajJournal[]; retrievedAt: string }> {
+export async function searchJournals(
+  upstream: UpstreamClient,
+  query: { issn?: string; title?: string },
+): Promise<{ journals: DoajJournal[]; retrievedAt: string }> {
   const expression = query.issn ? `issn:${query.issn}` : `bibjson.title:"${(query.title ?? '').replace(/["\\]/g, ' ').trim()}"`;
   const answer = await upstream.getJson(SOURCE, { path: path`/search/journals/${expression}`, searchParams: { page: 1, pageSize: 5 } });
   return { journals: parseSearch(answer.body).journals, retrievedAt: answer.retrievedAt };

@@ -46,6 +46,9 @@ export function parseList(body: unknown): Dataset[] {
 }
 
 export async function searchDatasets(upstream: UpstreamClient, search: DatasetSearch): Promise<DatasetAnswer> {
-  const answer = await upstream.getJson(SOURCE, { path: '/search', searchParams: { q: search.query, per_page: Math.min(search.limit, MAX_PER_PAGE), page: 1 } });
+  const answer = await upstream.getJson(SOURCE, {
+    path: '/search',
+    searchParams: { q: search.query, per_page: Math.min(search.limit, MAX_PER_PAGE), page: 1 },
+  });
   return { datasets: parseList(answer.body), retrievedAt: answer.retrievedAt };
 }

@@ -20,19 +20,23 @@ export function parseSearch(body: unknown): { total?: number; papers: Paper[] } 
     const id = str(doc?.id);
     if (!doc || !id) return [];
     const year = typeof doc.publicationdateyear === 'number' ? doc.publicationdateyear : Number(doc.publicationdateyear);
-    return [{
-      nativeId: id,
-      url: `https://eric.ed.gov/?id=${id}`,
-      title: str(doc.title),
-      authors: Array.isArray(doc.author) ? doc.author.filter((name): name is string => typeof name === 'string') : [],
-      year: Number.isInteger(year) ? year : undefined,
-      // Journal articles name their journal first in `publisher` when no `source` is given.
-      venue: str(doc.source) ?? (Array.isArray(doc.publicationtype) && doc.publicationtype.includes('Journal Articles') ? str(doc.publisher)?.split('. ')[0] : undefined),
-      publicationType: Array.isArray(doc.publicationtype) ? str(doc.publicationtype[0]) : undefined,
-      abstract: str(doc.description),
-      isOpenAccess: doc.e_fulltextauth === 1 || doc.e_fulltextauth === '1' ? true : undefined,
-      ericId: id,
-    }];
+    return [
+      {
+        nativeId: id,
+        url: `https://eric.ed.gov/?id=${id}`,
+        title: str(doc.title),
+        authors: Array.isArray(doc.author) ? doc.author.filter((name): name is string => typeof name === 'string') : [],
+        year: Number.isInteger(year) ? year : undefined,
+        // Journal articles name their journal first in `publisher` when no `source` is given.
+        venue:
+          str(doc.source) ??
+          (Array.isArray(doc.publicationtype) && doc.publicationtype.includes('Journal Articles') ? str(doc.publisher)?.split('. ')[0] : undefined),
+        publicationType: Array.isArray(doc.publicationtype) ? str(doc.publicationtype[0]) : undefined,
+        abstract: str(doc.description),
+        isOpenAccess: doc.e_fulltextauth === 1 || doc.e_fulltextauth === '1' ? true : undefined,
+        ericId: id,
+      },
+    ];
   });
   return { total: typeof response.numFound === 'number' ? response.numFound : undefined, papers };
 }

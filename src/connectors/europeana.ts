@@ -38,28 +38,34 @@ export const itemUrl = (id: string) => `https://www.europeana.eu/item${id}`;
 export function parseSearch(body: unknown, requested: ArchiveQuery['type']): { total?: number; items: ArchiveItem[] } {
   const root = body as { success?: unknown; error?: unknown; items?: unknown; totalResults?: unknown };
   if (root?.success === false) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered with an error: ${text(root.error) ?? 'no reason given'}`);
-  if (!root || (root.items !== undefined && !Array.isArray(root.items))) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without an items list`);
+  if (!root || (root.items !== undefined && !Array.isArray(root.items)))
+    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without an items list`);
   const items = ((root.items ?? []) as Array<Record<string, unknown>>).flatMap((item): ArchiveItem[] => {
     const id = text(item.id);
     if (!id?.startsWith('/')) return [];
     const type = ITEM_TYPES[text(item.type) ?? ''] ?? 'other';
     const year = first(item.year);
-    return [{
-      nativeId: id.slice(1),
-      itemType: (requested === 'newspaper' || requested === 'manuscript' || requested === 'map') && type === (requested === 'map' ? 'image' : 'text') ? requested : type,
-      title: first(item.title),
-      date: year,
-      year: year && /^\d{4}$/.test(year) ? Number(year) : undefined,
-      place: first(item.edmPlaceLabel) ?? first(item.country),
-      creators: strings(item.dcCreator),
-      description: clip(first(item.dcDescription)),
-      rights: first(item.rights),
-      thumbnailUrl: first(item.edmPreview),
-      itemUrl: itemUrl(id),
-      provider: first(item.dataProvider),
-      collection: first(item.edmDatasetName),
-      language: strings(item.language),
-    }];
+    return [
+      {
+        nativeId: id.slice(1),
+        itemType:
+          (requested === 'newspaper' || requested === 'manuscript' || requested === 'map') && type === (requested === 'map' ? 'image' : 'text')
+            ? requested
+            : type,
+        title: first(item.title),
+        date: year,
+        year: year && /^\d{4}$/.test(year) ? Number(year) : undefined,
+        place: first(item.edmPlaceLabel) ?? first(item.country),
+        creators: strings(item.dcCreator),
+        description: clip(first(item.dcDescription)),
+        rights: first(item.rights),
+        thumbnailUrl: first(item.edmPreview),
+        itemUrl: itemUrl(id),
+        provider: first(item.dataProvider),
+        collection: first(item.edmDatasetName),
+        language: strings(item.language),
+      },
+    ];
   });
   return { total: typeof root.totalResults === 'number' ? root.totalResults : undefined, items };
 }

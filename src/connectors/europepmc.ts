@@ -43,7 +43,10 @@ export function parseResult(item: Json): Paper | undefined {
     isOpenAccess: item.isOpenAccess === 'Y' ? true : item.isOpenAccess === 'N' ? false : undefined,
     openAccessUrl: str(free?.url) ?? (pmcid && item.isOpenAccess === 'Y' ? `https://europepmc.org/article/PMC/${pmcid}` : undefined),
     license: str(item.license),
-    abstract: str(item.abstractText)?.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim(),
+    abstract: str(item.abstractText)
+      ?.replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
     pmid: str(item.pmid),
     pmcid,
   };
@@ -53,12 +56,21 @@ export function parseSearch(body: unknown): { total: number; papers: Paper[] } {
   const top = obj(body);
   const results = obj(top?.resultList)?.result;
   if (!top || !Array.isArray(results)) throw new UpstreamError(SOURCE, 'bad_body', 'europepmc answered without a result list');
-  return { total: Number(top.hitCount ?? 0), papers: results.flatMap((item) => { const paper = obj(item) ? parseResult(item as Json) : undefined; return paper ? [paper] : []; }) };
+  return {
+    total: Number(top.hitCount ?? 0),
+    papers: results.flatMap((item) => {
+      const paper = obj(item) ? parseResult(item as Json) : undefined;
+      return paper ? [paper] : [];
+    }),
+  };
 }
 
 /** One article by PMC id; undefined when Europe PMC does not know it. */
 export async function getByPmcid(upstream: UpstreamClient, pmcid: string): Promise<{ paper?: Paper; retrievedAt: string } | undefined> {
-  const answer = await upstream.getJson(SOURCE, { path: '/search', searchParams: { query: `PMCID:${pmcid}`, format: 'json', resultType: 'core', pageSize: 1 } });
+  const answer = await upstream.getJson(SOURCE, {
+    path: '/search',
+    searchParams: { query: `PMCID:${pmcid}`, format: 'json', resultType: 'core', pageSize: 1 },
+  });
   const paper = parseSearch(answer.body).papers.find((candidate) => candidate.pmcid === pmcid);
   return paper ? { paper, retrievedAt: answer.retrievedAt } : undefined;
 }

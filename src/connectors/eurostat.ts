@@ -44,8 +44,18 @@ export function parseToc(text: string): TocEntry[] {
   const rows = parseCsv(text, { delimiter: '\t', bom: true, relax_quotes: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
   return rows.slice(1).flatMap(([title, code, type, lastUpdate, , dataStart, dataEnd]) =>
     title && code && (type === 'dataset' || type === 'table')
-      ? [{ title: title.trim(), code: code.trim(), type, lastUpdate: lastUpdate?.trim() || undefined, dataStart: dataStart?.trim() || undefined, dataEnd: dataEnd?.trim() || undefined }]
-      : []);
+      ? [
+          {
+            title: title.trim(),
+            code: code.trim(),
+            type,
+            lastUpdate: lastUpdate?.trim() || undefined,
+            dataStart: dataStart?.trim() || undefined,
+            dataEnd: dataEnd?.trim() || undefined,
+          },
+        ]
+      : [],
+  );
 }
 
 /** "dd.mm.yyyy" (the TOC's dates) → ISO date; anything else unchanged. */
@@ -98,7 +108,8 @@ export interface ReadDataset {
 /** One series of a JSON-stat dataset: requested codes where given, otherwise a total or the first code. */
 export function readDataset(body: object, requested: Record<string, string>): ReadDataset {
   const dataset = JSONstat(body);
-  if (dataset.class !== 'dataset' || dataset.id.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered something other than a JSON-stat dataset`);
+  if (dataset.class !== 'dataset' || dataset.id.length === 0)
+    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered something other than a JSON-stat dataset`);
   const codes: Record<string, string> = {};
   const picked: Record<string, string> = {};
   const labels: Record<string, string | undefined> = {};
@@ -125,7 +136,15 @@ export function readDataset(body: object, requested: Record<string, string>): Re
     const status = cell.status ? (statusLabels[cell.status] ?? cell.status).replace(/^\|/, '') : undefined;
     return [status ? { ...period, value: cell.value, status } : { ...period, value: cell.value }];
   });
-  return { title: dataset.label ?? '', codes, picked, labels, updated: dataset.updated ?? undefined, observations: withinPeriod(observations, undefined, undefined), flaggedWithoutValue };
+  return {
+    title: dataset.label ?? '',
+    codes,
+    picked,
+    labels,
+    updated: dataset.updated ?? undefined,
+    observations: withinPeriod(observations, undefined, undefined),
+    flaggedWithoutValue,
+  };
 }
 
 /** A JSON-stat answer for the codes requested → the one series; a requested code the answer lacks is an error that says so. */
@@ -133,7 +152,11 @@ export function seriesFromDataset(body: object, request: Pick<SeriesRequest, 'id
   const read = readDataset(body, requested);
   const dropped = missingCodes(JSONstat(body), Object.fromEntries(Object.entries(requested).map(([id, code]) => [id, [code]])));
   if (dropped.length > 0) {
-    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no ${dropped.join(', ')} in dataset ${request.id}: it leaves out unknown codes without an error`);
+    throw new UpstreamError(
+      SOURCE,
+      'http_error',
+      `${SOURCE} has no ${dropped.join(', ')} in dataset ${request.id}: it leaves out unknown codes without an error`,
+    );
   }
   const geo = read.codes.geo;
   return {

@@ -79,7 +79,10 @@ export function readPlanets(rows: TapRow[]): Planet[] {
 export function parseReference(html: string | undefined): { text?: string; url?: string } {
   if (!html) return {};
   const href = /href\s*=\s*["']?([^"'\s>]+)/i.exec(html)?.[1];
-  const text = html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+  const text = html
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return { text: text || undefined, url: href && /^https?:\/\//.test(href) ? href : undefined };
 }
 
@@ -88,20 +91,22 @@ export function parsePlanet(row: TapRow): Planet[] {
   if (!planetName) return [];
   const reference = parseReference(textCell(row.disc_refname));
   const year = numberCell(row.disc_year);
-  return [{
-    planetName,
-    hostStar: textCell(row.hostname),
-    discoveryMethod: textCell(row.discoverymethod),
-    discoveryYear: year !== undefined && Number.isInteger(year) ? year : undefined,
-    orbitalPeriodDays: positive(numberCell(row.pl_orbper)),
-    radiusEarth: positive(numberCell(row.pl_rade)),
-    massEarth: positive(numberCell(row.pl_bmasse)),
-    equilibriumTemperatureK: positive(numberCell(row.pl_eqt)),
-    insolationEarth: nonNegative(numberCell(row.pl_insol)),
-    distancePc: positive(numberCell(row.sy_dist)),
-    discoveryReference: reference.text,
-    discoveryReferenceUrl: reference.url,
-  }];
+  return [
+    {
+      planetName,
+      hostStar: textCell(row.hostname),
+      discoveryMethod: textCell(row.discoverymethod),
+      discoveryYear: year !== undefined && Number.isInteger(year) ? year : undefined,
+      orbitalPeriodDays: positive(numberCell(row.pl_orbper)),
+      radiusEarth: positive(numberCell(row.pl_rade)),
+      massEarth: positive(numberCell(row.pl_bmasse)),
+      equilibriumTemperatureK: positive(numberCell(row.pl_eqt)),
+      insolationEarth: nonNegative(numberCell(row.pl_insol)),
+      distancePc: positive(numberCell(row.sy_dist)),
+      discoveryReference: reference.text,
+      discoveryReferenceUrl: reference.url,
+    },
+  ];
 }
 
 const positive = (value: number | undefined) => (value !== undefined && value > 0 ? value : undefined);

@@ -85,5 +85,13 @@ export async function getObservations(upstream: UpstreamClient, request: SeriesR
   ]);
   const [series] = parseSeriesList(facts.body);
   if (!series) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} does not know series ${request.id}`);
-  return { series: { ...series, geography: undefined, observations: withinPeriod(parseObservations(data.body, series.frequency), request.start, request.end), notes: [] }, retrievedAt: data.retrievedAt };
+  return {
+    series: {
+      ...series,
+      geography: undefined,
+      observations: withinPeriod(parseObservations(data.body, series.frequency), request.start, request.end),
+      notes: [],
+    },
+    retrievedAt: data.retrievedAt,
+  };
 }

@@ -78,19 +78,21 @@ export function parseSource(row: TapRow): GaiaSource[] {
   if (raDeg === undefined || decDeg === undefined) return [];
   const parallaxError = numberCell(row.parallax_error);
   const teff = numberCell(row.teff_gspphot);
-  return [{
-    sourceId,
-    raDeg,
-    decDeg,
-    distanceDeg: numberCell(row.dist),
-    parallaxMas: numberCell(row.parallax),
-    parallaxErrorMas: parallaxError !== undefined && parallaxError >= 0 ? parallaxError : undefined,
-    pmRaMasYr: numberCell(row.pmra),
-    pmDecMasYr: numberCell(row.pmdec),
-    gMag: numberCell(row.phot_g_mean_mag),
-    bpMag: numberCell(row.phot_bp_mean_mag),
-    rpMag: numberCell(row.phot_rp_mean_mag),
-    radialVelocityKmS: numberCell(row.radial_velocity),
-    teffK: teff !== undefined && teff > 0 ? teff : undefined,
-  }];
+  return [
+    {
+      sourceId,
+      raDeg,
+      decDeg,
+      distanceDeg: numberCell(row.dist),
+      parallaxMas: numberCell(row.parallax),
+      parallaxErrorMas: parallaxError !== undefined && parallaxError >= 0 ? parallaxError : undefined,
+      pmRaMasYr: numberCell(row.pmra),
+      pmDecMasYr: numberCell(row.pmdec),
+      gMag: numberCell(row.phot_g_mean_mag),
+      bpMag: numberCell(row.phot_bp_mean_mag),
+      rpMag: numberCell(row.phot_rp_mean_mag),
+      radialVelocityKmS: numberCell(row.radial_velocity),
+      teffK: teff !== undefined && teff > 0 ? teff : undefined,
+    },
+  ];
 }

@@ -47,7 +47,6 @@ export interface OccurrenceQuery {
   limit: number;
 }
 
-
 export async function matchSpecies(upstream: UpstreamClient, name: string): Promise<{ taxon?: Taxon; retrievedAt: string }> {
   const answer = await upstream.getJson(SOURCE, { path: '/v2/species/match', searchParams: { scientificName: name, verbose: 'false' } });
   return { taxon: parseMatch(answer.body), retrievedAt: answer.retrievedAt };
@@ -58,7 +57,10 @@ export const BACKBONE_DATASET = 'd7dddbf4-2cf0-4f39-9b2a-bb099caae36c';
 
 /** A common name: the first backbone taxon with that vernacular name (GET /v1/species/search?qField=VERNACULAR). */
 export async function searchVernacular(upstream: UpstreamClient, name: string): Promise<{ taxon?: Taxon; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, { path: '/v1/species/search', searchParams: { q: name, qField: 'VERNACULAR', datasetKey: BACKBONE_DATASET, limit: 1 } });
+  const answer = await upstream.getJson(SOURCE, {
+    path: '/v1/species/search',
+    searchParams: { q: name, qField: 'VERNACULAR', datasetKey: BACKBONE_DATASET, limit: 1 },
+  });
   return { taxon: parseVernacular(answer.body), retrievedAt: answer.retrievedAt };
 }
 
@@ -107,7 +109,10 @@ export function occurrenceSearchParams(query: OccurrenceQuery): URLSearchParams 
   return params;
 }
 
-export async function searchOccurrences(upstream: UpstreamClient, query: OccurrenceQuery): Promise<{ count: number; occurrences: Occurrence[]; retrievedAt: string }> {
+export async function searchOccurrences(
+  upstream: UpstreamClient,
+  query: OccurrenceQuery,
+): Promise<{ count: number; occurrences: Occurrence[]; retrievedAt: string }> {
   const answer = await upstream.getJson(SOURCE, { path: '/v1/occurrence/search', searchParams: occurrenceSearchParams(query) });
   return { ...parseOccurrences(answer.body), retrievedAt: answer.retrievedAt };
 }
@@ -127,21 +132,23 @@ export function parseOccurrences(body: unknown): { count: number; occurrences: O
     const license = openLicense(record.license);
     const key = record.key ?? record.gbifID;
     if (!license || (typeof key !== 'number' && typeof key !== 'string')) return [];
-    return [{
-      key: String(key),
-      scientificName: text(record.scientificName) ?? text(record.acceptedScientificName) ?? '',
-      latitude: finite(record.decimalLatitude),
-      longitude: finite(record.decimalLongitude),
-      coordinateUncertaintyM: finite(record.coordinateUncertaintyInMeters),
-      eventDate: text(record.eventDate),
-      year: finite(record.year),
-      countryCode: text(record.countryCode),
-      country: text(record.country),
-      basisOfRecord: text(record.basisOfRecord),
-      datasetKey: text(record.datasetKey),
-      datasetName: text(record.datasetName),
-      license,
-    }];
+    return [
+      {
+        key: String(key),
+        scientificName: text(record.scientificName) ?? text(record.acceptedScientificName) ?? '',
+        latitude: finite(record.decimalLatitude),
+        longitude: finite(record.decimalLongitude),
+        coordinateUncertaintyM: finite(record.coordinateUncertaintyInMeters),
+        eventDate: text(record.eventDate),
+        year: finite(record.year),
+        countryCode: text(record.countryCode),
+        country: text(record.country),
+        basisOfRecord: text(record.basisOfRecord),
+        datasetKey: text(record.datasetKey),
+        datasetName: text(record.datasetName),
+        license,
+      },
+    ];
   });
   return { count: finite(root.count) ?? occurrences.length, occurrences };
 }

@@ -21,7 +21,10 @@ export interface Series {
 type Json = Record<string, unknown>;
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 const split = (value: unknown, separator: RegExp): string[] | undefined => {
-  const parts = (str(value) ?? '').split(separator).map((part) => part.trim()).filter(Boolean);
+  const parts = (str(value) ?? '')
+    .split(separator)
+    .map((part) => part.trim())
+    .filter(Boolean);
   return parts.length > 0 ? parts : undefined;
 };
 
@@ -54,7 +57,12 @@ export function seriesTerm(query: string, organism?: string): string {
   return `(${words}) AND gse[ETYP]${organism ? ` AND "${eutilsPhrase(organism)}"[orgn]` : ''}`;
 }
 
-export async function searchSeries(upstream: UpstreamClient, query: string, organism: string | undefined, limit: number): Promise<{ series: Series[]; total: number; retrievedAt: string }> {
+export async function searchSeries(
+  upstream: UpstreamClient,
+  query: string,
+  organism: string | undefined,
+  limit: number,
+): Promise<{ series: Series[]; total: number; retrievedAt: string }> {
   const hits = await esearch(upstream, SOURCE, { db: 'gds', term: seriesTerm(query, organism), retmax: limit });
   if (hits.ids.length === 0) return { series: [], total: hits.count, retrievedAt: hits.retrievedAt };
   const summaries = await esummary(upstream, SOURCE, 'gds', hits.ids);

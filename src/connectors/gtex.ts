@@ -40,7 +40,17 @@ export function parseGenes(body: unknown): GtexGene[] {
   return rows(body).flatMap((row) => {
     const gencodeId = str(row.gencodeId);
     const symbol = str(row.geneSymbol);
-    return gencodeId && symbol ? [{ gencodeId, symbol, description: str(row.description)?.replace(/\s*\[Source:[^\]]*\]\s*$/, ''), chromosome: str(row.chromosome), geneType: str(row.geneType) }] : [];
+    return gencodeId && symbol
+      ? [
+          {
+            gencodeId,
+            symbol,
+            description: str(row.description)?.replace(/\s*\[Source:[^\]]*\]\s*$/, ''),
+            chromosome: str(row.chromosome),
+            geneType: str(row.geneType),
+          },
+        ]
+      : [];
   });
 }
 
@@ -57,7 +67,10 @@ export function parseMedians(body: unknown): TissueMedian[] {
 
 /** The gene whose symbol or Ensembl id is `gene` exactly, among the rows GTEx returns. */
 export function pickGene(genes: GtexGene[], gene: string): GtexGene | undefined {
-  const wanted = gene.trim().toUpperCase().replace(/\.\d+$/, '');
+  const wanted = gene
+    .trim()
+    .toUpperCase()
+    .replace(/\.\d+$/, '');
   return genes.find((row) => row.symbol.toUpperCase() === wanted || row.gencodeId.toUpperCase().replace(/\.\d+$/, '') === wanted);
 }
 

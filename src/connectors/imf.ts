@@ -86,13 +86,18 @@ export async function searchIndicators(upstream: UpstreamClient, search: SeriesS
 
 async function getDataMapperSeries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const area = request.country?.iso3 ?? request.dimensions.country;
-  if (!area) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: indicator ${request.id} needs a country (?country=<ISO3> in series_id, or the country argument)`);
+  if (!area)
+    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: indicator ${request.id} needs a country (?country=<ISO3> in series_id, or the country argument)`);
   const [startYear, endYear] = [Number(request.start?.slice(0, 4)), Number(request.end?.slice(0, 4))];
-  const periods = startYear && endYear && endYear >= startYear ? Array.from({ length: endYear - startYear + 1 }, (_, index) => startYear + index).join(',') : undefined;
+  const periods =
+    startYear && endYear && endYear >= startYear ? Array.from({ length: endYear - startYear + 1 }, (_, index) => startYear + index).join(',') : undefined;
   const base = dataMapperBase(upstream);
   const [data, list] = await Promise.all([
     upstream.getJson(SOURCE, { baseUrl: base, path: DATAMAPPER_PATH + path`/${request.id}/${area}`, searchParams: { periods } }),
-    optional(async () => parseIndicators((await upstream.getJson(SOURCE, { baseUrl: base, path: `${DATAMAPPER_PATH}/indicators` })).body), 'the indicator\'s title, units and description'),
+    optional(
+      async () => parseIndicators((await upstream.getJson(SOURCE, { baseUrl: base, path: `${DATAMAPPER_PATH}/indicators` })).body),
+      "the indicator's title, units and description",
+    ),
   ]);
   const indicator = list.value?.find((candidate) => candidate.code === request.id);
   const country = countryOf(area);
@@ -124,7 +129,7 @@ export function seriesFromSdmx(xml: string, request: Pick<SeriesRequest, 'id' | 
   if (!series) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no data for ${request.id}`);
   const code = (id: string) => series.dimensions[id]?.code;
   const country = code('COUNTRY') ? countryOf(code('COUNTRY')!) : undefined;
-  const scale = code('SCALE') ? SCALES[code('SCALE')!] ?? `× 10^${code('SCALE')}` : undefined;
+  const scale = code('SCALE') ? (SCALES[code('SCALE')!] ?? `× 10^${code('SCALE')}`) : undefined;
   const resolvedKey = key.map((part, index) => (part === '*' && index === 0 && country ? country.iso3 : part)).join('.');
   return {
     seriesId: formatSeriesId(SOURCE, `${dataflow}/${resolvedKey}`),
@@ -142,7 +147,8 @@ export function seriesFromSdmx(xml: string, request: Pick<SeriesRequest, 'id' | 
 async function getSdmxSeries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const [agency, flow, ...keyParts] = request.id.split('/');
   const key = keyParts.join('/').split('.');
-  if (!agency || !flow || key.length === 0 || key[0] === '') throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: an SDMX series id is <agency>/<flow>/<key>, e.g. IMF.STA/IL/JPN.RGV_REVS.*.Q; got ${request.id}`);
+  if (!agency || !flow || key.length === 0 || key[0] === '')
+    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: an SDMX series id is <agency>/<flow>/<key>, e.g. IMF.STA/IL/JPN.RGV_REVS.*.Q; got ${request.id}`);
   // IMF dataflows put the country first in their key.
   if (request.country) key[0] = request.country.iso3;
   const time = [request.start && `ge:${startDate(request.start)}`, request.end && `le:${endDate(request.end)}`].filter(Boolean).join('+');

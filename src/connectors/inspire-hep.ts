@@ -29,7 +29,9 @@ export function parseRecord(metadata: Json): Paper | undefined {
     url: `https://inspirehep.net/literature/${id}`,
     title: str(list(metadata.titles)[0]?.title),
     doi: normalizeDoi(str(list(metadata.dois)[0]?.value)),
-    authors: list(metadata.authors).map((author) => str(author.full_name)).filter((name): name is string => !!name),
+    authors: list(metadata.authors)
+      .map((author) => str(author.full_name))
+      .filter((name): name is string => !!name),
     year: Number.isInteger(year) ? year : undefined,
     publicationDate: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined,
     venue: str(publication?.journal_title),

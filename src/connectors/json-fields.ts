@@ -16,4 +16,5 @@ export function strings(value: unknown): string[] | undefined {
 }
 
 /** A text cut to `length` characters, an ellipsis marking the cut. */
-export const clip = (value: string | undefined, length: number): string | undefined => (value && value.length > length ? `${value.slice(0, length - 1)}…` : value);
+export const clip = (value: string | undefined, length: number): string | undefined =>
+  value && value.length > length ? `${value.slice(0, length - 1)}…` : value;

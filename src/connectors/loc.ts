@@ -55,7 +55,8 @@ export interface ArchiveItem {
 const clip = (value: string | undefined) => clipTo(value, SNIPPET_LENGTH);
 
 export function searchParams(query: ArchiveQuery): Record<string, string | number | undefined> {
-  const dates = query.dateFrom !== undefined || query.dateTo !== undefined ? `${query.dateFrom ?? 1000}/${query.dateTo ?? new Date().getUTCFullYear()}` : undefined;
+  const dates =
+    query.dateFrom !== undefined || query.dateTo !== undefined ? `${query.dateFrom ?? 1000}/${query.dateTo ?? new Date().getUTCFullYear()}` : undefined;
   return { q: query.query, fo: 'json', at: 'results,pagination', c: query.limit, sp: 1, dates };
 }
 
@@ -97,23 +98,25 @@ export function parseSearch(body: unknown, requested: ArchiveType): { total?: nu
     const year = /\d{4}/.exec(date ?? '')?.[0];
     const description = first(result.description);
     const fullText = first(result.full_text);
-    return [{
-      nativeId: nativeId(id),
-      itemType: type,
-      title: first(result.title),
-      date,
-      year: year === undefined ? undefined : Number(year),
-      place: first(result.location),
-      creators: strings(result.contributor),
-      description: type === 'newspaper' ? undefined : clip(description),
-      snippet: clip(fullText ?? (type === 'newspaper' ? description : undefined)),
-      rights: first(result.rights_advisory) ?? first(result.rights),
-      thumbnailUrl: absolute(first(result.image_url)),
-      itemUrl: absolute(text(result.url) ?? id),
-      provider: 'Library of Congress',
-      collection: first(result.partof_title) ?? first(result.partof),
-      language: strings(result.language),
-    }];
+    return [
+      {
+        nativeId: nativeId(id),
+        itemType: type,
+        title: first(result.title),
+        date,
+        year: year === undefined ? undefined : Number(year),
+        place: first(result.location),
+        creators: strings(result.contributor),
+        description: type === 'newspaper' ? undefined : clip(description),
+        snippet: clip(fullText ?? (type === 'newspaper' ? description : undefined)),
+        rights: first(result.rights_advisory) ?? first(result.rights),
+        thumbnailUrl: absolute(first(result.image_url)),
+        itemUrl: absolute(text(result.url) ?? id),
+        provider: 'Library of Congress',
+        collection: first(result.partof_title) ?? first(result.partof),
+        language: strings(result.language),
+      },
+    ];
   });
   const of = root.pagination?.of;
   return { total: typeof of === 'number' ? of : undefined, items };

@@ -11,7 +11,18 @@ import { crystalSystemOf, type Lattice, type Material } from './materials.ts';
 import { arr, int, num, obj, str, strings } from './values.ts';
 
 export const SOURCE = 'materials-project' as const;
-export const FIELDS = ['material_id', 'formula_pretty', 'elements', 'band_gap', 'formation_energy_per_atom', 'energy_above_hull', 'is_stable', 'theoretical', 'symmetry', 'structure'];
+export const FIELDS = [
+  'material_id',
+  'formula_pretty',
+  'elements',
+  'band_gap',
+  'formation_energy_per_atom',
+  'energy_above_hull',
+  'is_stable',
+  'theoretical',
+  'symmetry',
+  'structure',
+];
 
 export type Criteria = { formula: string } | { elements: string[] } | { materialId: string };
 
@@ -33,30 +44,38 @@ export function parseSummary(body: unknown): Material[] {
     if (!materialId || !/^mp-\d+$/.test(materialId) || !formula) return [];
     const symmetry = obj(doc.symmetry);
     const spaceGroupNumber = int(symmetry.number);
-    return [{
-      materialId,
-      formula,
-      elements: strings(doc.elements)?.sort(),
-      bandGapEv: num(doc.band_gap),
-      formationEnergyPerAtomEv: num(doc.formation_energy_per_atom),
-      energyAboveHullEv: num(doc.energy_above_hull),
-      isStable: typeof doc.is_stable === 'boolean' ? doc.is_stable : undefined,
-      theoretical: typeof doc.theoretical === 'boolean' ? doc.theoretical : undefined,
-      spaceGroupSymbol: str(symmetry.symbol),
-      spaceGroupNumber,
-      crystalSystem: str(symmetry.crystal_system)?.toLowerCase() ?? crystalSystemOf(spaceGroupNumber),
-      lattice: parseLattice(doc.structure),
-      pageUrl: materialUrl(materialId),
-    }];
+    return [
+      {
+        materialId,
+        formula,
+        elements: strings(doc.elements)?.sort(),
+        bandGapEv: num(doc.band_gap),
+        formationEnergyPerAtomEv: num(doc.formation_energy_per_atom),
+        energyAboveHullEv: num(doc.energy_above_hull),
+        isStable: typeof doc.is_stable === 'boolean' ? doc.is_stable : undefined,
+        theoretical: typeof doc.theoretical === 'boolean' ? doc.theoretical : undefined,
+        spaceGroupSymbol: str(symmetry.symbol),
+        spaceGroupNumber,
+        crystalSystem: str(symmetry.crystal_system)?.toLowerCase() ?? crystalSystemOf(spaceGroupNumber),
+        lattice: parseLattice(doc.structure),
+        pageUrl: materialUrl(materialId),
+      },
+    ];
   });
 }
 
 /** Non-deprecated summary documents matching the criteria, most stable first. */
-export async function searchSummary(upstream: UpstreamClient, criteria: Criteria, options: { stableOnly?: boolean; limit: number }): Promise<{ materials: Material[]; retrievedAt: string }> {
+export async function searchSummary(
+  upstream: UpstreamClient,
+  criteria: Criteria,
+  options: { stableOnly?: boolean; limit: number },
+): Promise<{ materials: Material[]; retrievedAt: string }> {
   const filter =
-    'formula' in criteria ? { formula: criteria.formula } :
-    'elements' in criteria ? { chemsys: [...criteria.elements].sort().join('-') } :
-    { material_ids: criteria.materialId };
+    'formula' in criteria
+      ? { formula: criteria.formula }
+      : 'elements' in criteria
+        ? { chemsys: [...criteria.elements].sort().join('-') }
+        : { material_ids: criteria.materialId };
   const answer = await upstream.getJson(SOURCE, {
     path: '/materials/summary/',
     searchParams: {

@@ -44,7 +44,8 @@ export function parseFormula(formula: string): Array<{ element: string; count: n
   const text = formula.replace(/\s+/g, '');
   if (!/^(?:[A-Z][a-z]?\d*(?:\.\d+)?)+$/.test(text)) return undefined;
   const counts = new Map<string, number>();
-  for (const [, element, count] of text.matchAll(/([A-Z][a-z]?)(\d*(?:\.\d+)?)/g)) counts.set(element!, (counts.get(element!) ?? 0) + (count ? Number(count) : 1));
+  for (const [, element, count] of text.matchAll(/([A-Z][a-z]?)(\d*(?:\.\d+)?)/g))
+    counts.set(element!, (counts.get(element!) ?? 0) + (count ? Number(count) : 1));
   return [...counts].map(([element, count]) => ({ element, count }));
 }
 

@@ -13,7 +13,8 @@ export const SOURCE = 'nasa-power' as const;
 /** MERRA-2 meteorology grid; POWER's solar values come from a 1° grid. */
 export const GRID = 'NASA POWER: MERRA-2 0.5° × 0.625° (about 50 km; solar 1°)';
 
-export type WeatherVariable = 'temperature_max' | 'temperature_min' | 'temperature_mean' | 'precipitation' | 'relative_humidity' | 'wind_speed' | 'solar_radiation';
+export type WeatherVariable =
+  'temperature_max' | 'temperature_min' | 'temperature_mean' | 'precipitation' | 'relative_humidity' | 'wind_speed' | 'solar_radiation';
 
 /** POWER parameter of each variable; community RE gives radiation in kW-hr/m^2/day. */
 export const PARAMETERS: Record<WeatherVariable, string> = {
@@ -86,10 +87,15 @@ const isFill = (value: number, fill: number) => value === fill || value === DEFA
 
 /** A POWER JSON answer (a point Feature, or the first feature of a regional FeatureCollection). */
 export function parsePowerJson(body: unknown): PowerAnswer {
-  const root = body as { type?: unknown; features?: unknown[]; header?: { fill_value?: unknown }; parameters?: Record<string, { units?: unknown }>; messages?: unknown };
+  const root = body as {
+    type?: unknown;
+    features?: unknown[];
+    header?: { fill_value?: unknown };
+    parameters?: Record<string, { units?: unknown }>;
+    messages?: unknown;
+  };
   const feature = (root?.type === 'FeatureCollection' ? root.features?.[0] : root) as
-    | { geometry?: { coordinates?: unknown[] }; properties?: { parameter?: Record<string, Record<string, unknown>> } }
-    | undefined;
+    { geometry?: { coordinates?: unknown[] }; properties?: { parameter?: Record<string, Record<string, unknown>> } } | undefined;
   const parameter = feature?.properties?.parameter;
   if (!parameter || typeof parameter !== 'object') {
     const messages = Array.isArray(root?.messages) ? root.messages.filter((message) => typeof message === 'string').join(' ') : '';
@@ -101,7 +107,9 @@ export function parsePowerJson(body: unknown): PowerAnswer {
     values[name] = {};
     for (const [key, value] of Object.entries(byDate ?? {})) if (typeof value === 'number' && !isFill(value, fill)) values[name]![key] = value;
   }
-  const units = Object.fromEntries(Object.entries(root.parameters ?? {}).flatMap(([name, meta]) => (typeof meta?.units === 'string' ? [[name, meta.units]] : [])));
+  const units = Object.fromEntries(
+    Object.entries(root.parameters ?? {}).flatMap(([name, meta]) => (typeof meta?.units === 'string' ? [[name, meta.units]] : [])),
+  );
   const [longitude, latitude, elevation] = (feature?.geometry?.coordinates ?? []) as unknown[];
   return {
     longitude: typeof longitude === 'number' ? longitude : undefined,
@@ -151,7 +159,11 @@ function inRecordUnit(value: number, unit: string | undefined): number {
 }
 
 /** Periods oldest first within [start, end]; monthly keys YYYY13 (annual values) go to `annual`. */
-export function toSeries(parsed: PowerAnswer, query: Pick<PointQuery, 'start' | 'end' | 'variables'>, aggregate: 'daily' | 'monthly'): Omit<WeatherSeries, 'retrievedAt'> {
+export function toSeries(
+  parsed: PowerAnswer,
+  query: Pick<PointQuery, 'start' | 'end' | 'variables'>,
+  aggregate: 'daily' | 'monthly',
+): Omit<WeatherSeries, 'retrievedAt'> {
   const periods = new Map<string, WeatherPeriod>();
   const annual: NonNullable<WeatherSeries['annual']> = {};
   const from = aggregate === 'daily' ? query.start : query.start.slice(0, 7);

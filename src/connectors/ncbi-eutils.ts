@@ -64,7 +64,11 @@ export function parseSummaries(source: EutilsSource, body: unknown): Array<Recor
 
 /** One esearch or esummary request (retmode=json), with the polite parameters and the key when one is set. */
 export function eutilsJson(upstream: UpstreamClient, source: EutilsSource, utility: 'esearch' | 'esummary', params: Params) {
-  return upstream.getJson(source, { path: `/${utility}.fcgi`, searchParams: { ...params, retmode: 'json', ...politeParams(upstream) }, key: { query: 'api_key' } });
+  return upstream.getJson(source, {
+    path: `/${utility}.fcgi`,
+    searchParams: { ...params, retmode: 'json', ...politeParams(upstream) },
+    key: { query: 'api_key' },
+  });
 }
 
 /** One efetch request (retmode=xml), answered as text. */
@@ -77,7 +81,13 @@ export async function esearch(
   source: EutilsSource,
   params: { db: string; term: string; retmax: number; retstart?: number; sort?: string },
 ): Promise<SearchHits> {
-  const answer = await eutilsJson(upstream, source, 'esearch', { db: params.db, term: params.term, retmax: params.retmax, retstart: params.retstart || undefined, sort: params.sort });
+  const answer = await eutilsJson(upstream, source, 'esearch', {
+    db: params.db,
+    term: params.term,
+    retmax: params.retmax,
+    retstart: params.retstart || undefined,
+    sort: params.sort,
+  });
   return { ...parseSearch(source, answer.body), retrievedAt: answer.retrievedAt };
 }
 
@@ -89,5 +99,8 @@ export async function esummary(upstream: UpstreamClient, source: EutilsSource, d
 
 /** A term for an E-utilities query: double quotes and brackets removed so the words cannot change the query's fields. */
 export function eutilsPhrase(text: string): string {
-  return text.replace(/["[\]]/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/["[\]]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

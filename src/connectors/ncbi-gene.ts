@@ -29,7 +29,10 @@ export function parseGene(record: Record<string, unknown>): NcbiGene | undefined
   const symbol = text(record.nomenclaturesymbol) ?? text(record.name);
   if (!geneId || !symbol) return undefined;
   const organism = (record.organism ?? {}) as Record<string, unknown>;
-  const aliases = text(record.otheraliases)?.split(',').map((alias) => alias.trim()).filter(Boolean);
+  const aliases = text(record.otheraliases)
+    ?.split(',')
+    .map((alias) => alias.trim())
+    .filter(Boolean);
   const taxonId = Number(organism.taxid);
   return {
     geneId,

@@ -14,8 +14,21 @@ export const SOURCE = 'nih' as const;
 /** RePORTER has projects from fiscal year 1985 on. */
 export const FIRST_FISCAL_YEAR = 1985;
 export const INCLUDE_FIELDS = [
-  'ApplId', 'ProjectNum', 'CoreProjectNum', 'FiscalYear', 'AwardAmount', 'ProjectTitle', 'AbstractText', 'Organization', 'PrincipalInvestigators',
-  'ContactPiName', 'AgencyIcAdmin', 'ActivityCode', 'ProjectStartDate', 'ProjectEndDate', 'ProjectDetailUrl',
+  'ApplId',
+  'ProjectNum',
+  'CoreProjectNum',
+  'FiscalYear',
+  'AwardAmount',
+  'ProjectTitle',
+  'AbstractText',
+  'Organization',
+  'PrincipalInvestigators',
+  'ContactPiName',
+  'AgencyIcAdmin',
+  'ActivityCode',
+  'ProjectStartDate',
+  'ProjectEndDate',
+  'ProjectDetailUrl',
 ];
 
 const oneLine = (text: unknown): string | undefined => str(text)?.replace(/\s+/g, ' ');
@@ -31,29 +44,31 @@ export function parseProjects(body: unknown): Grant[] {
     const investigators = arr(project.principal_investigators);
     const names = investigators.flatMap((person) => oneLine(person.full_name) ?? []);
     const contact = investigators.find((person) => person.is_contact_pi === true);
-    return [{
-      nativeId: String(applId ?? projectNumber),
-      title: oneLine(project.project_title),
-      url: str(project.project_detail_url) ?? (applId !== undefined ? `https://reporter.nih.gov/project-details/${applId}` : undefined),
-      coreProject: str(project.core_project_num),
-      data: {
-        project_number: projectNumber,
-        funder: 'nih',
-        funding_body: str(obj(project.agency_ic_admin).abbreviation),
-        program: str(project.activity_code),
-        pi_name: oneLine(contact?.full_name) ?? names[0] ?? str(project.contact_pi_name),
-        pi_names: names.length > 1 ? names : undefined,
-        organization: str(organization.org_name) ?? str(project.org_name),
-        organization_city: str(organization.org_city) ?? str(project.org_city),
-        organization_country: str(organization.org_country) ?? str(project.org_country),
-        start_date: isoDate(project.project_start_date),
-        end_date: isoDate(project.project_end_date),
-        fiscal_year: int(project.fiscal_year),
-        amount: num(project.award_amount),
-        currency: num(project.award_amount) !== undefined ? 'USD' : undefined,
-        abstract: oneLine(project.abstract_text),
+    return [
+      {
+        nativeId: String(applId ?? projectNumber),
+        title: oneLine(project.project_title),
+        url: str(project.project_detail_url) ?? (applId !== undefined ? `https://reporter.nih.gov/project-details/${applId}` : undefined),
+        coreProject: str(project.core_project_num),
+        data: {
+          project_number: projectNumber,
+          funder: 'nih',
+          funding_body: str(obj(project.agency_ic_admin).abbreviation),
+          program: str(project.activity_code),
+          pi_name: oneLine(contact?.full_name) ?? names[0] ?? str(project.contact_pi_name),
+          pi_names: names.length > 1 ? names : undefined,
+          organization: str(organization.org_name) ?? str(project.org_name),
+          organization_city: str(organization.org_city) ?? str(project.org_city),
+          organization_country: str(organization.org_country) ?? str(project.org_country),
+          start_date: isoDate(project.project_start_date),
+          end_date: isoDate(project.project_end_date),
+          fiscal_year: int(project.fiscal_year),
+          amount: num(project.award_amount),
+          currency: num(project.award_amount) !== undefined ? 'USD' : undefined,
+          abstract: oneLine(project.abstract_text),
+        },
       },
-    }];
+    ];
   });
 }
 

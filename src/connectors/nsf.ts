@@ -11,7 +11,19 @@ import { arr, num, obj, str } from './values.ts';
 
 export const SOURCE = 'nsf' as const;
 export const PAGE_SIZE = 25;
-export const PRINT_FIELDS = ['id', 'title', 'abstractText', 'piFirstName', 'piLastName', 'awardeeName', 'awardeeCity', 'startDate', 'expDate', 'estimatedTotalAmt', 'fundProgramName'];
+export const PRINT_FIELDS = [
+  'id',
+  'title',
+  'abstractText',
+  'piFirstName',
+  'piLastName',
+  'awardeeName',
+  'awardeeCity',
+  'startDate',
+  'expDate',
+  'estimatedTotalAmt',
+  'fundProgramName',
+];
 
 /** "02/01/2019" → "2019-02-01"; undefined for anything else. */
 export function isoFromUsDate(value: unknown): string | undefined {
@@ -22,7 +34,7 @@ export function isoFromUsDate(value: unknown): string | undefined {
 function notification(body: unknown): string | undefined {
   const notices = arr(obj(obj(body).response).serviceNotification);
   const error = notices.find((notice) => /error/i.test(str(notice.notificationType) ?? 'ERROR'));
-  return error ? str(error.notificationMessage) ?? str(error.notificationCode) ?? 'an error notice without a message' : undefined;
+  return error ? (str(error.notificationMessage) ?? str(error.notificationCode) ?? 'an error notice without a message') : undefined;
 }
 
 /** Throws the failure NSF reports with status 200; called on the answer before it is cached. */
@@ -42,24 +54,26 @@ export function parseAwards(body: unknown): Grant[] {
     if (!id) return [];
     const pi = [str(award.piFirstName), str(award.piLastName)].filter(Boolean).join(' ');
     const amount = num(award.estimatedTotalAmt);
-    return [{
-      nativeId: id,
-      title: str(award.title),
-      url: `https://www.nsf.gov/awardsearch/showAward?AWD_ID=${encodeURIComponent(id)}`,
-      data: {
-        project_number: id,
-        funder: 'nsf',
-        program: str(award.fundProgramName),
-        pi_name: pi || undefined,
-        organization: str(award.awardeeName),
-        organization_city: str(award.awardeeCity),
-        start_date: isoFromUsDate(award.startDate),
-        end_date: isoFromUsDate(award.expDate),
-        amount,
-        currency: amount !== undefined ? 'USD' : undefined,
-        abstract: str(award.abstractText)?.replace(/\s+/g, ' '),
+    return [
+      {
+        nativeId: id,
+        title: str(award.title),
+        url: `https://www.nsf.gov/awardsearch/showAward?AWD_ID=${encodeURIComponent(id)}`,
+        data: {
+          project_number: id,
+          funder: 'nsf',
+          program: str(award.fundProgramName),
+          pi_name: pi || undefined,
+          organization: str(award.awardeeName),
+          organization_city: str(award.awardeeCity),
+          start_date: isoFromUsDate(award.startDate),
+          end_date: isoFromUsDate(award.expDate),
+          amount,
+          currency: amount !== undefined ? 'USD' : undefined,
+          abstract: str(award.abstractText)?.replace(/\s+/g, ' '),
+        },
       },
-    }];
+    ];
   });
 }
 

@@ -26,8 +26,20 @@ export interface Dataflow {
 }
 
 export const DATAFLOWS: readonly Dataflow[] = [
-  { agency: 'OECD.SDD.STES', id: 'DSD_KEI@DF_KEI', version: '4.0', title: 'Key short-term economic indicators', dimensions: ['REF_AREA', 'FREQ', 'MEASURE', 'UNIT_MEASURE', 'ACTIVITY', 'ADJUSTMENT', 'TRANSFORMATION'] },
-  { agency: 'OECD.SDD.TPS', id: 'DSD_LFS@DF_IALFS_UNE_M', version: '1.0', title: 'Monthly unemployment rates', dimensions: ['REF_AREA', 'MEASURE', 'UNIT_MEASURE', 'TRANSFORMATION', 'ADJUSTMENT', 'SEX', 'AGE', 'ACTIVITY', 'FREQ'] },
+  {
+    agency: 'OECD.SDD.STES',
+    id: 'DSD_KEI@DF_KEI',
+    version: '4.0',
+    title: 'Key short-term economic indicators',
+    dimensions: ['REF_AREA', 'FREQ', 'MEASURE', 'UNIT_MEASURE', 'ACTIVITY', 'ADJUSTMENT', 'TRANSFORMATION'],
+  },
+  {
+    agency: 'OECD.SDD.TPS',
+    id: 'DSD_LFS@DF_IALFS_UNE_M',
+    version: '1.0',
+    title: 'Monthly unemployment rates',
+    dimensions: ['REF_AREA', 'MEASURE', 'UNIT_MEASURE', 'TRANSFORMATION', 'ADJUSTMENT', 'SEX', 'AGE', 'ACTIVITY', 'FREQ'],
+  },
 ];
 
 interface Preset {
@@ -40,14 +52,33 @@ interface Preset {
 
 /** Ready-made series of the known dataflows; the country (REF_AREA) is added from the query. */
 export const PRESETS: readonly Preset[] = [
-  { flow: 'DSD_KEI@DF_KEI', title: 'Long-term interest rates (government bond yields)', units: 'Percent per annum', frequency: 'monthly', dimensions: { FREQ: 'M', MEASURE: 'IRLT' } },
-  { flow: 'DSD_KEI@DF_KEI', title: 'Short-term interest rates (3-month interbank)', units: 'Percent per annum', frequency: 'monthly', dimensions: { FREQ: 'M', MEASURE: 'IR3TIB' } },
-  { flow: 'DSD_LFS@DF_IALFS_UNE_M', title: 'Monthly unemployment rate, total, 15 years or over, seasonally adjusted', units: 'Percentage of labour force', frequency: 'monthly', dimensions: { MEASURE: 'UNE_LF_M', ADJUSTMENT: 'Y', SEX: '_T', AGE: 'Y_GE15', FREQ: 'M' } },
+  {
+    flow: 'DSD_KEI@DF_KEI',
+    title: 'Long-term interest rates (government bond yields)',
+    units: 'Percent per annum',
+    frequency: 'monthly',
+    dimensions: { FREQ: 'M', MEASURE: 'IRLT' },
+  },
+  {
+    flow: 'DSD_KEI@DF_KEI',
+    title: 'Short-term interest rates (3-month interbank)',
+    units: 'Percent per annum',
+    frequency: 'monthly',
+    dimensions: { FREQ: 'M', MEASURE: 'IR3TIB' },
+  },
+  {
+    flow: 'DSD_LFS@DF_IALFS_UNE_M',
+    title: 'Monthly unemployment rate, total, 15 years or over, seasonally adjusted',
+    units: 'Percentage of labour force',
+    frequency: 'monthly',
+    dimensions: { MEASURE: 'UNE_LF_M', ADJUSTMENT: 'Y', SEX: '_T', AGE: 'Y_GE15', FREQ: 'M' },
+  },
 ];
 
 export const dataflowOf = (id: string): Dataflow | undefined => DATAFLOWS.find((flow) => flow.id === id || `${flow.agency},${flow.id},${flow.version}` === id);
 
-export const explorerUrl = (flow: Dataflow) => `https://data-explorer.oecd.org/vis?df[ds]=dsDisseminateFinalDMZ&df[id]=${encodeURIComponent(flow.id)}&df[ag]=${encodeURIComponent(flow.agency)}`;
+export const explorerUrl = (flow: Dataflow) =>
+  `https://data-explorer.oecd.org/vis?df[ds]=dsDisseminateFinalDMZ&df[id]=${encodeURIComponent(flow.id)}&df[ag]=${encodeURIComponent(flow.agency)}`;
 
 /** The SDMX key: the dimension codes in the dataflow's order, an open dimension left empty. */
 export function keyOf(flow: Dataflow, dimensions: Record<string, string>): string {
@@ -97,7 +128,7 @@ export function seriesFromCsv(csv: string, flow: Dataflow, request: Pick<SeriesR
     units: series.dimensions.UNIT_MEASURE?.label ?? preset?.units ?? label('UNIT_MEASURE'),
     frequency: frequencyOf(series.dimensions.FREQ?.code),
     seasonalAdjustment: series.dimensions.ADJUSTMENT?.label,
-    geography: area?.label ?? (area ? countryOf(area.code)?.name ?? area.code : undefined),
+    geography: area?.label ?? (area ? (countryOf(area.code)?.name ?? area.code) : undefined),
     countryCode: area?.code,
     dataset: flow.title,
     url: explorerUrl(flow),
@@ -108,13 +139,29 @@ export function seriesFromCsv(csv: string, flow: Dataflow, request: Pick<SeriesR
 
 export async function getData(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const flow = dataflowOf(request.id);
-  if (!flow) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: dataflow ${request.id} is not one this service can read (known: ${DATAFLOWS.map((known) => known.id).join(', ')})`);
+  if (!flow)
+    throw new UpstreamError(
+      SOURCE,
+      'http_error',
+      `${SOURCE}: dataflow ${request.id} is not one this service can read (known: ${DATAFLOWS.map((known) => known.id).join(', ')})`,
+    );
   const dimensions = { ...request.dimensions, ...(request.country ? { REF_AREA: request.country.iso3 } : {}) };
   const unknown = Object.keys(dimensions).filter((id) => !flow.dimensions.includes(id));
-  if (unknown.length > 0) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: dataflow ${flow.id} has no dimension ${unknown.join(', ')} (its dimensions: ${flow.dimensions.join(', ')})`);
+  if (unknown.length > 0)
+    throw new UpstreamError(
+      SOURCE,
+      'http_error',
+      `${SOURCE}: dataflow ${flow.id} has no dimension ${unknown.join(', ')} (its dimensions: ${flow.dimensions.join(', ')})`,
+    );
   const answer = await upstream.getText(SOURCE, {
     path: `/data/${flow.agency},${flow.id},${flow.version}/${keyOf(flow, dimensions)}`,
-    searchParams: { startPeriod: request.start, endPeriod: request.end, dimensionAtObservation: 'TIME_PERIOD', detail: 'dataonly', format: 'csvfilewithlabels' },
+    searchParams: {
+      startPeriod: request.start,
+      endPeriod: request.end,
+      dimensionAtObservation: 'TIME_PERIOD',
+      detail: 'dataonly',
+      format: 'csvfilewithlabels',
+    },
   });
   return { series: seriesFromCsv(answer.body, flow, request, dimensions), retrievedAt: answer.retrievedAt };
 }

@@ -69,18 +69,33 @@ function parseSequence(result: Record<string, unknown>): Sequence[] {
   const number = result.number;
   const digits = typeof number === 'number' ? String(number) : typeof number === 'string' ? number.replace(/^A/i, '') : '';
   if (!/^\d{1,6}$/.test(digits) || typeof result.name !== 'string') return [];
-  const terms = typeof result.data === 'string' ? result.data.split(',').map((term) => term.trim()).filter((term) => /^-?\d+$/.test(term)) : [];
-  const offset = typeof result.offset === 'string' ? Number.parseInt(result.offset.split(',')[0] ?? '', 10) : typeof result.offset === 'number' ? result.offset : Number.NaN;
-  const keywords = typeof result.keyword === 'string' ? result.keyword.split(',').map((keyword) => keyword.trim()).filter(Boolean) : undefined;
-  return [{
-    aNumber: `A${digits.padStart(6, '0')}`,
-    name: result.name,
-    terms,
-    offset: Number.isInteger(offset) ? offset : undefined,
-    formulas: strings(result.formula),
-    keywords: keywords && keywords.length > 0 ? keywords : undefined,
-    comments: strings(result.comment),
-    author: typeof result.author === 'string' ? result.author : undefined,
-    referencesCount: typeof result.references === 'number' ? result.references : undefined,
-  }];
+  const terms =
+    typeof result.data === 'string'
+      ? result.data
+          .split(',')
+          .map((term) => term.trim())
+          .filter((term) => /^-?\d+$/.test(term))
+      : [];
+  const offset =
+    typeof result.offset === 'string' ? Number.parseInt(result.offset.split(',')[0] ?? '', 10) : typeof result.offset === 'number' ? result.offset : Number.NaN;
+  const keywords =
+    typeof result.keyword === 'string'
+      ? result.keyword
+          .split(',')
+          .map((keyword) => keyword.trim())
+          .filter(Boolean)
+      : undefined;
+  return [
+    {
+      aNumber: `A${digits.padStart(6, '0')}`,
+      name: result.name,
+      terms,
+      offset: Number.isInteger(offset) ? offset : undefined,
+      formulas: strings(result.formula),
+      keywords: keywords && keywords.length > 0 ? keywords : undefined,
+      comments: strings(result.comment),
+      author: typeof result.author === 'string' ? result.author : undefined,
+      referencesCount: typeof result.references === 'number' ? result.references : undefined,
+    },
+  ];
 }

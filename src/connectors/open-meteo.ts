@@ -56,13 +56,21 @@ export async function getArchiveDaily(upstream: UpstreamClient, query: PointQuer
 
 /** A value in the unit of the record field: °F becomes °C, MJ/m² a day becomes kWh/m²/day. */
 function inRecordUnit(value: number, unit: string | undefined): number {
-  if (unit === '°F') return Math.round(((value - 32) * 5) / 9 * 100) / 100;
+  if (unit === '°F') return Math.round((((value - 32) * 5) / 9) * 100) / 100;
   if (unit === 'MJ/m²') return Math.round((value / 3.6) * 1000) / 1000;
   return value;
 }
 
 export function parseArchive(body: unknown, variables: WeatherVariable[]): Omit<ArchiveSeries, 'retrievedAt'> {
-  const root = body as { error?: unknown; reason?: unknown; latitude?: unknown; longitude?: unknown; elevation?: unknown; daily?: Record<string, unknown[]>; daily_units?: Record<string, string> };
+  const root = body as {
+    error?: unknown;
+    reason?: unknown;
+    latitude?: unknown;
+    longitude?: unknown;
+    elevation?: unknown;
+    daily?: Record<string, unknown[]>;
+    daily_units?: Record<string, string>;
+  };
   if (root?.error === true) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered with an error: ${String(root.reason ?? 'no reason given')}`);
   const time = root?.daily?.time;
   if (!Array.isArray(time)) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without daily values`);

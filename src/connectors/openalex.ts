@@ -24,7 +24,12 @@ function request(upstream: UpstreamClient, path: string, searchParams: Record<st
 /** A refusal of OpenAlex (401/403: key missing, invalid or out of budget) said plainly. */
 function plain(error: unknown): never {
   if (error instanceof UpstreamError && (error.status === 401 || error.status === 403)) {
-    throw new UpstreamError(SOURCE, 'http_error', `openalex refused the request (HTTP ${error.status}): ${error.message.replace(/^openalex answered HTTP \d+:?\s*/, '') || 'no reason given'}; OpenAlex needs a valid API key in SOURCE_OPENALEX_KEY since February 2026`, error.status);
+    throw new UpstreamError(
+      SOURCE,
+      'http_error',
+      `openalex refused the request (HTTP ${error.status}): ${error.message.replace(/^openalex answered HTTP \d+:?\s*/, '') || 'no reason given'}; OpenAlex needs a valid API key in SOURCE_OPENALEX_KEY since February 2026`,
+      error.status,
+    );
   }
   throw error;
 }
@@ -38,7 +43,10 @@ export function rebuildAbstract(index: unknown): string | undefined {
     if (!Array.isArray(positions)) continue;
     for (const position of positions) if (typeof position === 'number') words[position] = word;
   }
-  const text = words.filter((word) => word !== undefined).join(' ').trim();
+  const text = words
+    .filter((word) => word !== undefined)
+    .join(' ')
+    .trim();
   return text === '' ? undefined : text;
 }
 
@@ -56,10 +64,15 @@ export function parseWork(work: Json): Paper | undefined {
   const pmid = /(\d+)\/?$/.exec(str(ids.pmid) ?? '')?.[1];
   const pmcid = /(PMC\d+)\/?$/i.exec(str(ids.pmcid) ?? '')?.[1]?.toUpperCase();
   const arxivLocation = Array.isArray(work.locations)
-    ? (work.locations as unknown[]).map(obj).map((location) => str(location?.landing_page_url)).find((url) => url && /arxiv\.org\/abs\//.test(url))
+    ? (work.locations as unknown[])
+        .map(obj)
+        .map((location) => str(location?.landing_page_url))
+        .find((url) => url && /arxiv\.org\/abs\//.test(url))
     : undefined;
   const authors = Array.isArray(work.authorships)
-    ? (work.authorships as unknown[]).map((authorship) => str(obj(obj(authorship)?.author)?.display_name) ?? str(obj(authorship)?.raw_author_name)).filter((name): name is string => !!name)
+    ? (work.authorships as unknown[])
+        .map((authorship) => str(obj(obj(authorship)?.author)?.display_name) ?? str(obj(authorship)?.raw_author_name))
+        .filter((name): name is string => !!name)
     : [];
   const year = num(work.publication_year);
   return {
@@ -113,7 +126,10 @@ export async function searchWorks(upstream: UpstreamClient, search: WorkSearch):
   if (search.yearFrom !== undefined || search.yearTo !== undefined) filters.push(`publication_year:${search.yearFrom ?? ''}-${search.yearTo ?? ''}`);
   if (search.openAccessOnly) filters.push('open_access.is_oa:true');
   const answer = await upstream
-    .getJson(SOURCE, request(upstream, '/works', { search: search.query, filter: filters.length > 0 ? filters.join(',') : undefined, per_page: Math.min(100, search.limit) }))
+    .getJson(
+      SOURCE,
+      request(upstream, '/works', { search: search.query, filter: filters.length > 0 ? filters.join(',') : undefined, per_page: Math.min(100, search.limit) }),
+    )
     .catch(plain);
   return { papers: parseWorkList(answer.body), retrievedAt: answer.retrievedAt };
 }
@@ -121,11 +137,15 @@ export async function searchWorks(upstream: UpstreamClient, search: WorkSearch):
 /** One work by OpenAlex id, DOI, PMID or PMCID; undefined when OpenAlex does not know it. */
 export async function getWork(upstream: UpstreamClient, id: PaperId): Promise<{ paper?: Paper; retrievedAt: string } | undefined> {
   const route =
-    id.kind === 'openalex' ? path`/works/${id.value}` :
-    id.kind === 'doi' ? path`/works/https://doi.org/${keepSlashes(id.value)}` :
-    id.kind === 'pmid' ? path`/works/pmid:${id.value}` :
-    id.kind === 'pmcid' ? path`/works/pmcid:${id.value}` :
-    path`/works/https://doi.org/10.48550/arXiv.${keepSlashes(id.value.replace(/v\d+$/, ''))}`;
+    id.kind === 'openalex'
+      ? path`/works/${id.value}`
+      : id.kind === 'doi'
+        ? path`/works/https://doi.org/${keepSlashes(id.value)}`
+        : id.kind === 'pmid'
+          ? path`/works/pmid:${id.value}`
+          : id.kind === 'pmcid'
+            ? path`/works/pmcid:${id.value}`
+            : path`/works/https://doi.org/10.48550/arXiv.${keepSlashes(id.value.replace(/v\d+$/, ''))}`;
   try {
     const answer = await upstream.getJson<Json>(SOURCE, request(upstream, route));
     const paper = obj(answer.body) ? parseWork(answer.body) : undefined;
@@ -163,9 +183,15 @@ export function parseSource(source: Json): JournalSource | undefined {
   if (!id || !name) return undefined;
   const stats = obj(source.summary_stats) ?? {};
   const prices = Array.isArray(source.apc_prices)
-    ? (source.apc_prices as unknown[]).map(obj).flatMap((price) => (price && str(price.currency) && num(price.price) !== undefined ? [{ currency: price.currency as string, price: price.price as number }] : []))
+    ? (source.apc_prices as unknown[])
+        .map(obj)
+        .flatMap((price) =>
+          price && str(price.currency) && num(price.price) !== undefined ? [{ currency: price.currency as string, price: price.price as number }] : [],
+        )
     : undefined;
-  const topics = Array.isArray(source.topics) ? (source.topics as unknown[]).map((topic) => str(obj(topic)?.display_name)).filter((name): name is string => !!name) : [];
+  const topics = Array.isArray(source.topics)
+    ? (source.topics as unknown[]).map((topic) => str(obj(topic)?.display_name)).filter((name): name is string => !!name)
+    : [];
   return {
     openalexId: id,
     name,
@@ -189,7 +215,10 @@ export function parseSource(source: Json): JournalSource | undefined {
 }
 
 /** A journal by ISSN (`/sources/issn:…`) or by name (`/sources?search=…`, first journal); undefined when none. */
-export async function findSource(upstream: UpstreamClient, query: { issn?: string; name?: string }): Promise<{ source?: JournalSource; retrievedAt: string } | undefined> {
+export async function findSource(
+  upstream: UpstreamClient,
+  query: { issn?: string; name?: string },
+): Promise<{ source?: JournalSource; retrievedAt: string } | undefined> {
   try {
     if (query.issn) {
       const answer = await upstream.getJson<Json>(SOURCE, request(upstream, path`/sources/issn:${query.issn}`));

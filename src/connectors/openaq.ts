@@ -43,7 +43,6 @@ export interface DailyMean {
   coveragePct?: number;
 }
 
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAQ answers loose JSON, read field by field
 function results(body: unknown): Array<Record<string, any>> {
   const list = (body as { results?: unknown })?.results;
@@ -60,7 +59,10 @@ export function foundCount(body: unknown): number | undefined {
   return bound === undefined ? undefined : Number(bound);
 }
 
-export async function searchLocations(upstream: UpstreamClient, query: { latitude: number; longitude: number; radiusKm: number }): Promise<{ stations: Station[]; retrievedAt: string }> {
+export async function searchLocations(
+  upstream: UpstreamClient,
+  query: { latitude: number; longitude: number; radiusKm: number },
+): Promise<{ stations: Station[]; retrievedAt: string }> {
   const answer = await upstream.getJson(SOURCE, {
     path: '/locations',
     searchParams: { coordinates: `${query.latitude},${query.longitude}`, radius: Math.round(query.radiusKm * 1000), limit: MAX_LOCATIONS, page: 1 },
@@ -72,7 +74,9 @@ export async function searchLocations(upstream: UpstreamClient, query: { latitud
 /** Great-circle distance in km (used when OpenAQ sends no distance). */
 export function distanceKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
   const rad = Math.PI / 180;
-  const h = Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+  const h =
+    Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
   return 2 * 6371.0088 * Math.asin(Math.sqrt(h));
 }
 
@@ -84,21 +88,23 @@ export function parseLocations(body: unknown, centre?: { latitude: number; longi
     if (typeof location.id !== 'number' || latitude === undefined || longitude === undefined) return [];
     const metres = finite(location.distance);
     const km = metres !== undefined ? metres / 1000 : centre ? distanceKm(centre, { latitude, longitude }) : undefined;
-    return [{
-      id: location.id,
-      name: text(location.name),
-      locality: text(location.locality),
-      countryCode: text(location.country?.code),
-      latitude,
-      longitude,
-      distanceKm: km === undefined ? undefined : Math.round(km * 1000) / 1000,
-      provider: text(location.provider?.name),
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAQ answers loose JSON, read field by field
-      licenses: (Array.isArray(location.licenses) ? location.licenses : []).flatMap((license: Record<string, any>) =>
-        text(license.name) ? [{ name: text(license.name)!, attribution: text(license.attribution?.name) }] : [],
-      ),
-      sensors: parseSensors(Array.isArray(location.sensors) ? location.sensors : []),
-    }];
+    return [
+      {
+        id: location.id,
+        name: text(location.name),
+        locality: text(location.locality),
+        countryCode: text(location.country?.code),
+        latitude,
+        longitude,
+        distanceKm: km === undefined ? undefined : Math.round(km * 1000) / 1000,
+        provider: text(location.provider?.name),
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAQ answers loose JSON, read field by field
+        licenses: (Array.isArray(location.licenses) ? location.licenses : []).flatMap((license: Record<string, any>) =>
+          text(license.name) ? [{ name: text(license.name)!, attribution: text(license.attribution?.name) }] : [],
+        ),
+        sensors: parseSensors(Array.isArray(location.sensors) ? location.sensors : []),
+      },
+    ];
   });
   return stations.sort((a, b) => (a.distanceKm ?? Infinity) - (b.distanceKm ?? Infinity));
 }
@@ -116,8 +122,17 @@ export function parseSensors(list: Array<Record<string, any>>): Sensor[] {
 /** The results of a sensor answer (/sensors/{id}, /locations/{id}/sensors). */
 export const parseSensorList = (body: unknown): Sensor[] => parseSensors(results(body));
 
-export async function getSensorDays(upstream: UpstreamClient, sensorId: number, start: string, end: string): Promise<{ days: DailyMean[]; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, { path: path`/sensors/${sensorId}/days`, searchParams: { date_from: start, date_to: end, limit: MAX_DAYS, page: 1 }, key: KEY });
+export async function getSensorDays(
+  upstream: UpstreamClient,
+  sensorId: number,
+  start: string,
+  end: string,
+): Promise<{ days: DailyMean[]; retrievedAt: string }> {
+  const answer = await upstream.getJson(SOURCE, {
+    path: path`/sensors/${sensorId}/days`,
+    searchParams: { date_from: start, date_to: end, limit: MAX_DAYS, page: 1 },
+    key: KEY,
+  });
   return { days: parseDailyMeans(answer.body), retrievedAt: answer.retrievedAt };
 }
 

@@ -27,7 +27,8 @@ export interface Label {
 
 type Json = Record<string, unknown>;
 const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : [];
 
 /** A name as an openFDA phrase: quotes and backslashes removed (an unbalanced quote makes openFDA fail with 500). */
 export function phrase(name: string): string {
@@ -89,14 +90,17 @@ async function noMatchAsEmpty<T>(run: () => Promise<T>, empty: T): Promise<T> {
 }
 
 export async function countAdverseEventTerms(upstream: UpstreamClient, name: string, limit: number): Promise<{ terms: TermCount[]; retrievedAt: string }> {
-  return noMatchAsEmpty(async () => {
-    const answer = await upstream.getJson(SOURCE, {
-      path: '/drug/event.json',
-      searchParams: { search: eventSearch(name), count: 'patient.reaction.reactionmeddrapt.exact', limit },
-      key: { query: 'api_key' },
-    });
-    return { terms: parseCounts(answer.body), retrievedAt: answer.retrievedAt };
-  }, { terms: [], retrievedAt: new Date().toISOString() });
+  return noMatchAsEmpty(
+    async () => {
+      const answer = await upstream.getJson(SOURCE, {
+        path: '/drug/event.json',
+        searchParams: { search: eventSearch(name), count: 'patient.reaction.reactionmeddrapt.exact', limit },
+        key: { query: 'api_key' },
+      });
+      return { terms: parseCounts(answer.body), retrievedAt: answer.retrievedAt };
+    },
+    { terms: [], retrievedAt: new Date().toISOString() },
+  );
 }
 
 /**
@@ -109,12 +113,15 @@ export function pickLabel(labels: Label[], names: string[]): Label | undefined {
 }
 
 export async function searchLabels(upstream: UpstreamClient, names: string[]): Promise<{ label: Label | undefined; retrievedAt: string }> {
-  return noMatchAsEmpty(async () => {
-    const answer = await upstream.getJson(SOURCE, {
-      path: '/drug/label.json',
-      searchParams: { search: labelSearch(names[0]!), limit: 5, sort: 'effective_time:desc' },
-      key: { query: 'api_key' },
-    });
-    return { label: pickLabel(parseLabels(answer.body), names), retrievedAt: answer.retrievedAt };
-  }, { label: undefined, retrievedAt: new Date().toISOString() });
+  return noMatchAsEmpty(
+    async () => {
+      const answer = await upstream.getJson(SOURCE, {
+        path: '/drug/label.json',
+        searchParams: { search: labelSearch(names[0]!), limit: 5, sort: 'effective_time:desc' },
+        key: { query: 'api_key' },
+      });
+      return { label: pickLabel(parseLabels(answer.body), names), retrievedAt: answer.retrievedAt };
+    },
+    { label: undefined, retrievedAt: new Date().toISOString() },
+  );
 }

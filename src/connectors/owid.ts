@@ -21,7 +21,8 @@ type Json = Record<string, unknown>;
 const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-export const chartUrl = (slug: string, iso3?: string) => `https://ourworldindata.org/grapher/${encodeURIComponent(slug)}${iso3 && iso3 !== WORLD ? `?country=~${iso3}` : ''}`;
+export const chartUrl = (slug: string, iso3?: string) =>
+  `https://ourworldindata.org/grapher/${encodeURIComponent(slug)}${iso3 && iso3 !== WORLD ? `?country=~${iso3}` : ''}`;
 
 export interface Chart {
   slug: string;
@@ -110,8 +111,17 @@ export async function getChartData(upstream: UpstreamClient, request: SeriesRequ
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
   const time = startYear || endYear ? `${startYear ?? 'earliest'}..${endYear ?? 'latest'}` : undefined;
   const [data, meta] = await Promise.all([
-    upstream.getText(SOURCE, { path: path`/grapher/${slug}` + '.csv', searchParams: { csvType: 'filtered', country: `~${entity}`, time, useColumnShortNames: 'true' } }),
-    optional(async () => parseMetadata((await upstream.getJson(SOURCE, { path: path`/grapher/${slug}` + '.metadata.json', searchParams: { useColumnShortNames: 'true' } })).body), 'the chart\'s title, units and citation'),
+    upstream.getText(SOURCE, {
+      path: path`/grapher/${slug}` + '.csv',
+      searchParams: { csvType: 'filtered', country: `~${entity}`, time, useColumnShortNames: 'true' },
+    }),
+    optional(
+      async () =>
+        parseMetadata(
+          (await upstream.getJson(SOURCE, { path: path`/grapher/${slug}` + '.metadata.json', searchParams: { useColumnShortNames: 'true' } })).body,
+        ),
+      "the chart's title, units and citation",
+    ),
   ]);
   const read = parseChartCsv(data.body, entity, request.dimensions.column);
   const metadata = meta.value ?? { title: undefined, columns: [] };
@@ -130,7 +140,10 @@ export async function getChartData(upstream: UpstreamClient, request: SeriesRequ
       lastUpdated: column?.lastUpdated,
       url: chartUrl(request.id, entity),
       observations: withinPeriod(read.observations, request.start, request.end),
-      notes: read.indicators.length > 1 && !request.dimensions.column ? [`the chart has ${read.indicators.length} indicators; returned ${read.column} (choose with ?column=)`] : [],
+      notes:
+        read.indicators.length > 1 && !request.dimensions.column
+          ? [`the chart has ${read.indicators.length} indicators; returned ${read.column} (choose with ?column=)`]
+          : [],
     },
     retrievedAt: data.retrievedAt,
     failures: meta.failure ? [meta.failure] : undefined,

@@ -35,7 +35,18 @@ export interface Properties {
 
 /** Properties asked for; the answer may still name the SMILES the pre-2025 way. */
 export const PROPERTY_NAMES = [
-  'Title', 'IUPACName', 'MolecularFormula', 'MolecularWeight', 'SMILES', 'ConnectivitySMILES', 'InChI', 'InChIKey', 'XLogP', 'HBondDonorCount', 'HBondAcceptorCount', 'TPSA',
+  'Title',
+  'IUPACName',
+  'MolecularFormula',
+  'MolecularWeight',
+  'SMILES',
+  'ConnectivitySMILES',
+  'InChI',
+  'InChIKey',
+  'XLogP',
+  'HBondDonorCount',
+  'HBondAcceptorCount',
+  'TPSA',
 ];
 
 export const compoundUrl = (cid: number): string => `${PUBLIC_SITE}/compound/${cid}`;
@@ -76,21 +87,23 @@ export function parseProperties(body: unknown): Properties[] {
   return arr(list).flatMap((row) => {
     const cid = int(row.CID);
     if (cid === undefined) return [];
-    return [{
-      cid,
-      title: str(row.Title),
-      iupacName: str(row.IUPACName),
-      formula: str(row.MolecularFormula),
-      molecularWeight: num(row.MolecularWeight),
-      smiles: str(row.SMILES) ?? str(row.IsomericSMILES),
-      connectivitySmiles: str(row.ConnectivitySMILES) ?? str(row.CanonicalSMILES),
-      inchi: str(row.InChI),
-      inchikey: str(row.InChIKey),
-      xlogp: num(row.XLogP),
-      hBondDonorCount: int(row.HBondDonorCount),
-      hBondAcceptorCount: int(row.HBondAcceptorCount),
-      tpsa: num(row.TPSA),
-    }];
+    return [
+      {
+        cid,
+        title: str(row.Title),
+        iupacName: str(row.IUPACName),
+        formula: str(row.MolecularFormula),
+        molecularWeight: num(row.MolecularWeight),
+        smiles: str(row.SMILES) ?? str(row.IsomericSMILES),
+        connectivitySmiles: str(row.ConnectivitySMILES) ?? str(row.CanonicalSMILES),
+        inchi: str(row.InChI),
+        inchikey: str(row.InChIKey),
+        xlogp: num(row.XLogP),
+        hBondDonorCount: int(row.HBondDonorCount),
+        hBondAcceptorCount: int(row.HBondAcceptorCount),
+        tpsa: num(row.TPSA),
+      },
+    ];
   });
 }
 

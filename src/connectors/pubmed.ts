@@ -41,24 +41,26 @@ export function parseSummaries(body: unknown): Paper[] {
     const year = /^(\d{4})/.exec(str(doc.pubdate) ?? str(doc.sortpubdate) ?? '')?.[1];
     const sortDate = /^(\d{4})\/(\d{2})\/(\d{2})/.exec(str(doc.sortpubdate) ?? '');
     const pmid = String(doc.uid);
-    return [{
-      nativeId: pmid,
-      url: `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`,
-      title: str(doc.title),
-      doi: normalizeDoi(idOf('doi')),
-      authors: Array.isArray(doc.authors) ? (doc.authors as unknown[]).map((author) => str(obj(author)?.name)).filter((name): name is string => !!name) : [],
-      year: year ? Number(year) : undefined,
-      publicationDate: sortDate ? `${sortDate[1]}-${sortDate[2]}-${sortDate[3]}` : undefined,
-      venue: str(doc.fulljournalname) ?? str(doc.source),
-      volume: str(doc.volume),
-      issue: str(doc.issue),
-      pages: str(doc.pages),
-      publicationType: Array.isArray(doc.pubtype) ? str(doc.pubtype[0]) : undefined,
-      pmid,
-      pmcid: normalizePmcid(idOf('pmc')),
-      isOpenAccess: idOf('pmc') ? true : undefined,
-      openAccessUrl: idOf('pmc') ? `https://pmc.ncbi.nlm.nih.gov/articles/${normalizePmcid(idOf('pmc'))}/` : undefined,
-    } satisfies Paper];
+    return [
+      {
+        nativeId: pmid,
+        url: `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`,
+        title: str(doc.title),
+        doi: normalizeDoi(idOf('doi')),
+        authors: Array.isArray(doc.authors) ? (doc.authors as unknown[]).map((author) => str(obj(author)?.name)).filter((name): name is string => !!name) : [],
+        year: year ? Number(year) : undefined,
+        publicationDate: sortDate ? `${sortDate[1]}-${sortDate[2]}-${sortDate[3]}` : undefined,
+        venue: str(doc.fulljournalname) ?? str(doc.source),
+        volume: str(doc.volume),
+        issue: str(doc.issue),
+        pages: str(doc.pages),
+        publicationType: Array.isArray(doc.pubtype) ? str(doc.pubtype[0]) : undefined,
+        pmid,
+        pmcid: normalizePmcid(idOf('pmc')),
+        isOpenAccess: idOf('pmc') ? true : undefined,
+        openAccessUrl: idOf('pmc') ? `https://pmc.ncbi.nlm.nih.gov/articles/${normalizePmcid(idOf('pmc'))}/` : undefined,
+      } satisfies Paper,
+    ];
   });
 }
 
@@ -85,18 +87,22 @@ export function parseEfetch(xml: string): Paper[] {
     const pubDate = obj(issue?.PubDate);
     const year = Number(textOf(pubDate?.Year) ?? /\d{4}/.exec(textOf(pubDate?.MedlineDate) ?? '')?.[0]);
     const monthText = textOf(pubDate?.Month)?.toLowerCase();
-    const month = monthText ? (MONTHS.indexOf(monthText.slice(0, 3)) + 1 || Number(monthText)) : undefined;
+    const month = monthText ? MONTHS.indexOf(monthText.slice(0, 3)) + 1 || Number(monthText) : undefined;
     const day = textOf(pubDate?.Day);
-    const authors = asArray(obj(article.AuthorList)?.Author as Json[]).map((author) => {
-      const collective = textOf(author.CollectiveName);
-      if (collective) return collective;
-      return [textOf(author.LastName), textOf(author.Initials)].filter(Boolean).join(' ');
-    }).filter((name) => name !== '');
-    const sections = asArray(obj(article.Abstract)?.AbstractText as unknown[]).map((section) => {
-      const label = obj(section)?.['@Label'];
-      const text = textOf(section);
-      return text ? (typeof label === 'string' ? `${label}: ${text}` : text) : undefined;
-    }).filter((text): text is string => !!text);
+    const authors = asArray(obj(article.AuthorList)?.Author as Json[])
+      .map((author) => {
+        const collective = textOf(author.CollectiveName);
+        if (collective) return collective;
+        return [textOf(author.LastName), textOf(author.Initials)].filter(Boolean).join(' ');
+      })
+      .filter((name) => name !== '');
+    const sections = asArray(obj(article.Abstract)?.AbstractText as unknown[])
+      .map((section) => {
+        const label = obj(section)?.['@Label'];
+        const text = textOf(section);
+        return text ? (typeof label === 'string' ? `${label}: ${text}` : text) : undefined;
+      })
+      .filter((text): text is string => !!text);
     const ownIds = asArray(obj(obj(entry.PubmedData)?.ArticleIdList)?.ArticleId as unknown[]);
     const idOf = (type: string) => textOf(ownIds.find((id) => obj(id)?.['@IdType'] === type));
     const elocationDoi = textOf(asArray(article.ELocationID as unknown[]).find((id) => obj(id)?.['@EIdType'] === 'doi'));
@@ -104,25 +110,27 @@ export function parseEfetch(xml: string): Paper[] {
     const start = textOf(pagination?.StartPage);
     const end = textOf(pagination?.EndPage);
     const pmcid = normalizePmcid(idOf('pmc'));
-    return [{
-      nativeId: pmid,
-      url: `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`,
-      title: textOf(article.ArticleTitle),
-      doi: normalizeDoi(idOf('doi') ?? elocationDoi),
-      authors,
-      year: Number.isInteger(year) ? year : undefined,
-      publicationDate: Number.isInteger(year) && month && day ? `${year}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}` : undefined,
-      venue: textOf(journal?.Title),
-      volume: textOf(issue?.Volume),
-      issue: textOf(issue?.Issue),
-      pages: start && end ? `${start}-${end}` : start ?? textOf(pagination?.MedlinePgn),
-      publicationType: textOf(asArray(obj(article.PublicationTypeList)?.PublicationType as unknown[])[0]),
-      abstract: sections.length > 0 ? sections.join('\n') : undefined,
-      pmid,
-      pmcid,
-      isOpenAccess: pmcid ? true : undefined,
-      openAccessUrl: pmcid ? `https://pmc.ncbi.nlm.nih.gov/articles/${pmcid}/` : undefined,
-    } satisfies Paper];
+    return [
+      {
+        nativeId: pmid,
+        url: `https://pubmed.ncbi.nlm.nih.gov/${pmid}/`,
+        title: textOf(article.ArticleTitle),
+        doi: normalizeDoi(idOf('doi') ?? elocationDoi),
+        authors,
+        year: Number.isInteger(year) ? year : undefined,
+        publicationDate: Number.isInteger(year) && month && day ? `${year}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}` : undefined,
+        venue: textOf(journal?.Title),
+        volume: textOf(issue?.Volume),
+        issue: textOf(issue?.Issue),
+        pages: start && end ? `${start}-${end}` : (start ?? textOf(pagination?.MedlinePgn)),
+        publicationType: textOf(asArray(obj(article.PublicationTypeList)?.PublicationType as unknown[])[0]),
+        abstract: sections.length > 0 ? sections.join('\n') : undefined,
+        pmid,
+        pmcid,
+        isOpenAccess: pmcid ? true : undefined,
+        openAccessUrl: pmcid ? `https://pmc.ncbi.nlm.nih.gov/articles/${pmcid}/` : undefined,
+      } satisfies Paper,
+    ];
   });
 }
 
@@ -139,8 +147,13 @@ export async function searchArticles(upstream: UpstreamClient, search: ArticleSe
   const term = search.openAccessOnly ? `(${search.query}) AND free full text[sb]` : search.query;
   const dated = search.yearFrom !== undefined || search.yearTo !== undefined;
   const found = await eutilsJson(upstream, SOURCE, 'esearch', {
-    db: 'pubmed', term, retmax: Math.min(100, search.limit), sort: 'relevance',
-    datetype: dated ? 'pdat' : undefined, mindate: dated ? String(search.yearFrom ?? 1000) : undefined, maxdate: dated ? String(search.yearTo ?? 3000) : undefined,
+    db: 'pubmed',
+    term,
+    retmax: Math.min(100, search.limit),
+    sort: 'relevance',
+    datetype: dated ? 'pdat' : undefined,
+    mindate: dated ? String(search.yearFrom ?? 1000) : undefined,
+    maxdate: dated ? String(search.yearTo ?? 3000) : undefined,
   });
   const { ids } = parseSearch(found.body);
   if (ids.length === 0) return { papers: [], retrievedAt: found.retrievedAt };

@@ -47,7 +47,9 @@ export function parseEntry(value: unknown): PdbEntry {
   const pdbId = str(entry.rcsb_id) ?? str(obj(entry.entry).id);
   if (!pdbId) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered with an entry without an id`);
   const info = obj(entry.rcsb_entry_info);
-  const resolutions = Array.isArray(info.resolution_combined) ? info.resolution_combined.filter((item): item is number => typeof item === 'number' && item > 0) : [];
+  const resolutions = Array.isArray(info.resolution_combined)
+    ? info.resolution_combined.filter((item): item is number => typeof item === 'number' && item > 0)
+    : [];
   const released = str(obj(entry.rcsb_accession_info).initial_release_date);
   const entities = arr(entry.polymer_entities);
   const organisms = entities.flatMap((entity) => arr(entity.rcsb_entity_source_organism).flatMap((organism) => str(organism.scientific_name) ?? []));
@@ -62,7 +64,10 @@ export function parseEntry(value: unknown): PdbEntry {
   return {
     pdbId: id,
     title: str(obj(entry.struct).title),
-    method: arr(entry.exptl).flatMap((item) => str(item.method) ?? []).join(', ') || undefined,
+    method:
+      arr(entry.exptl)
+        .flatMap((item) => str(item.method) ?? [])
+        .join(', ') || undefined,
     resolutionAngstrom: resolutions.length > 0 ? Math.min(...resolutions) : undefined,
     releaseDate: released && /^\d{4}-\d{2}-\d{2}/.test(released) ? released.slice(0, 10) : undefined,
     organisms: unique(organisms),
@@ -88,8 +93,24 @@ export function accessionQuery(accession: string, rows: number): object {
       type: 'group',
       logical_operator: 'and',
       nodes: [
-        { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_polymer_entity_container_identifiers.reference_sequence_identifiers.database_accession', operator: 'exact_match', value: accession } },
-        { type: 'terminal', service: 'text', parameters: { attribute: 'rcsb_polymer_entity_container_identifiers.reference_sequence_identifiers.database_name', operator: 'exact_match', value: 'UniProt' } },
+        {
+          type: 'terminal',
+          service: 'text',
+          parameters: {
+            attribute: 'rcsb_polymer_entity_container_identifiers.reference_sequence_identifiers.database_accession',
+            operator: 'exact_match',
+            value: accession,
+          },
+        },
+        {
+          type: 'terminal',
+          service: 'text',
+          parameters: {
+            attribute: 'rcsb_polymer_entity_container_identifiers.reference_sequence_identifiers.database_name',
+            operator: 'exact_match',
+            value: 'UniProt',
+          },
+        },
       ],
     },
     return_type: 'entry',

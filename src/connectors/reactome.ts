@@ -28,7 +28,13 @@ export function parsePathway(value: unknown): Pathway | undefined {
   const id = str(pathway.stId);
   const name = str(pathway.displayName) ?? (Array.isArray(pathway.name) ? str(pathway.name[0]) : undefined);
   if (!id || !name) return undefined;
-  return { id, name, url: pathwayUrl(id), species: str(pathway.speciesName), inDisease: typeof pathway.isInDisease === 'boolean' ? pathway.isInDisease : undefined };
+  return {
+    id,
+    name,
+    url: pathwayUrl(id),
+    species: str(pathway.speciesName),
+    inDisease: typeof pathway.isInDisease === 'boolean' ? pathway.isInDisease : undefined,
+  };
 }
 
 export function parsePathways(body: unknown): Pathway[] {

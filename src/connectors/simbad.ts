@@ -62,20 +62,22 @@ export function parseObject(row: TapRow): AstroObject[] {
     .split('|')
     .map(normaliseIdentifier)
     .filter((identifier) => identifier !== '' && identifier !== main);
-  return [{
-    mainId: main,
-    objectType: textCell(row.otype_label),
-    objectTypeCode: textCell(row.otype_code),
-    raDeg: numberCell(row.ra),
-    decDeg: numberCell(row.dec),
-    parallaxMas: numberCell(row.plx_value),
-    pmRaMasYr: numberCell(row.pmra),
-    pmDecMasYr: numberCell(row.pmdec),
-    radialVelocityKmS: numberCell(row.rvz_radvel),
-    spectralType: textCell(row.sp_type),
-    vMagnitude: numberCell(row.v_mag),
-    identifiers: identifiers.length > 0 ? identifiers : undefined,
-  }];
+  return [
+    {
+      mainId: main,
+      objectType: textCell(row.otype_label),
+      objectTypeCode: textCell(row.otype_code),
+      raDeg: numberCell(row.ra),
+      decDeg: numberCell(row.dec),
+      parallaxMas: numberCell(row.plx_value),
+      pmRaMasYr: numberCell(row.pmra),
+      pmDecMasYr: numberCell(row.pmdec),
+      radialVelocityKmS: numberCell(row.rvz_radvel),
+      spectralType: textCell(row.sp_type),
+      vMagnitude: numberCell(row.v_mag),
+      identifiers: identifiers.length > 0 ? identifiers : undefined,
+    },
+  ];
 }
 
 /** The object's page at SIMBAD. */

@@ -29,7 +29,12 @@ export function parsePartners(body: unknown): Partner[] {
   return [...best.values()].sort((a, b) => b.score - a.score || a.partner.localeCompare(b.partner));
 }
 
-export async function interactionPartners(upstream: UpstreamClient, identifier: string, taxonId: number, limit: number): Promise<{ partners: Partner[]; retrievedAt: string }> {
+export async function interactionPartners(
+  upstream: UpstreamClient,
+  identifier: string,
+  taxonId: number,
+  limit: number,
+): Promise<{ partners: Partner[]; retrievedAt: string }> {
   try {
     const answer = await upstream.getJson(SOURCE, {
       path: '/json/interaction_partners',

@@ -39,27 +39,29 @@ export function parseProjects(body: unknown): Grant[] {
     const organisation = obj(composition.leadResearchOrganisation);
     const investigators = [...new Set(arr(composition.principalInvestigators).flatMap((person) => personName(person) ?? []))];
     const amount = num(fund.valuePounds);
-    return [{
-      nativeId: reference,
-      title: str(project.title),
-      url: `https://gtr.ukri.org/projects?ref=${encodeURIComponent(reference)}`,
-      data: {
-        project_number: reference,
-        funder: 'ukri',
-        funding_body: str(obj(fund.funder).name) ?? str(project.leadFunder),
-        program: str(project.grantCategory),
-        pi_name: investigators[0],
-        pi_names: investigators.length > 1 ? investigators : undefined,
-        organization: str(organisation.name),
-        organization_city: str(obj(organisation.address).city),
-        organization_country: str(obj(organisation.address).country),
-        start_date: ukDate(fund.start),
-        end_date: ukDate(fund.end),
-        amount,
-        currency: amount !== undefined ? 'GBP' : undefined,
-        abstract: str(project.abstractText)?.replace(/\s+/g, ' '),
+    return [
+      {
+        nativeId: reference,
+        title: str(project.title),
+        url: `https://gtr.ukri.org/projects?ref=${encodeURIComponent(reference)}`,
+        data: {
+          project_number: reference,
+          funder: 'ukri',
+          funding_body: str(obj(fund.funder).name) ?? str(project.leadFunder),
+          program: str(project.grantCategory),
+          pi_name: investigators[0],
+          pi_names: investigators.length > 1 ? investigators : undefined,
+          organization: str(organisation.name),
+          organization_city: str(obj(organisation.address).city),
+          organization_country: str(obj(organisation.address).country),
+          start_date: ukDate(fund.start),
+          end_date: ukDate(fund.end),
+          amount,
+          currency: amount !== undefined ? 'GBP' : undefined,
+          abstract: str(project.abstractText)?.replace(/\s+/g, ' '),
+        },
       },
-    }];
+    ];
   });
 }
 
@@ -83,5 +85,10 @@ export async function searchProjects(upstream: UpstreamClient, search: GrantSear
     searchParams: { term: search.query, page: 1, fetchSize, selectedSortableField: 'score', selectedSortOrder: 'DESC' },
     headers: { accept: 'application/json' },
   });
-  return { grants: parseProjects(answer.body).filter((grant) => keeps(grant, search)).slice(0, search.limit), retrievedAt: answer.retrievedAt };
+  return {
+    grants: parseProjects(answer.body)
+      .filter((grant) => keeps(grant, search))
+      .slice(0, search.limit),
+    retrievedAt: answer.retrievedAt,
+  };
 }

@@ -61,8 +61,7 @@ export function parseEntry(body: unknown): UniProtEntry | undefined {
   const entryType = str(entry.entryType) ?? '';
   if (/inactive/i.test(entryType)) return undefined;
   const description = obj(entry.proteinDescription);
-  const proteinName =
-    str(obj(obj(description.recommendedName).fullName).value) ?? str(obj(obj(arr(description.submissionNames)[0]).fullName).value);
+  const proteinName = str(obj(obj(description.recommendedName).fullName).value) ?? str(obj(obj(arr(description.submissionNames)[0]).fullName).value);
   const gene = arr(entry.genes)[0] ?? {};
   const synonyms = arr(gene.synonyms).flatMap((synonym) => str(synonym.value) ?? []);
   const organism = obj(entry.organism);

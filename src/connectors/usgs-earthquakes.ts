@@ -71,17 +71,19 @@ export function parseEventCollection(body: unknown): Earthquake[] {
     const properties = feature.properties ?? {};
     const [longitude, latitude, depth] = (feature.geometry?.coordinates ?? []) as unknown[];
     if (typeof feature.id !== 'string' || typeof properties.time !== 'number' || typeof latitude !== 'number' || typeof longitude !== 'number') return [];
-    return [{
-      eventId: feature.id,
-      magnitude: typeof properties.mag === 'number' ? properties.mag : undefined,
-      magnitudeType: typeof properties.magType === 'string' ? properties.magType : undefined,
-      time: new Date(properties.time).toISOString(),
-      place: typeof properties.place === 'string' ? properties.place : undefined,
-      latitude,
-      longitude,
-      depthKm: typeof depth === 'number' ? depth : undefined,
-      eventUrl: typeof properties.url === 'string' ? properties.url : `https://earthquake.usgs.gov/earthquakes/eventpage/${feature.id}`,
-      title: typeof properties.title === 'string' ? properties.title : undefined,
-    }];
+    return [
+      {
+        eventId: feature.id,
+        magnitude: typeof properties.mag === 'number' ? properties.mag : undefined,
+        magnitudeType: typeof properties.magType === 'string' ? properties.magType : undefined,
+        time: new Date(properties.time).toISOString(),
+        place: typeof properties.place === 'string' ? properties.place : undefined,
+        latitude,
+        longitude,
+        depthKm: typeof depth === 'number' ? depth : undefined,
+        eventUrl: typeof properties.url === 'string' ? properties.url : `https://earthquake.usgs.gov/earthquakes/eventpage/${feature.id}`,
+        title: typeof properties.title === 'string' ? properties.title : undefined,
+      },
+    ];
   });
 }

@@ -147,7 +147,11 @@ export function parseDailyItems(body: unknown): DailySeries & { next?: Record<st
 /** One site by number; undefined when the API does not know it (404). */
 export async function getMonitoringLocation(upstream: UpstreamClient, siteNumber: string): Promise<Site | undefined> {
   try {
-    const answer = await upstream.getJson(SOURCE, { path: path`/collections/monitoring-locations/items/${`USGS-${siteNumber}`}`, searchParams: { f: 'json' }, key: { header: 'X-Api-Key' } });
+    const answer = await upstream.getJson(SOURCE, {
+      path: path`/collections/monitoring-locations/items/${`USGS-${siteNumber}`}`,
+      searchParams: { f: 'json' },
+      key: { header: 'X-Api-Key' },
+    });
     return parseMonitoringLocations(answer.body)[0];
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return undefined;
@@ -162,7 +166,11 @@ export function monitoringLocationParams(query: SiteQuery): Record<string, strin
 
 /** Stream sites of a state or bounding box. */
 export async function searchMonitoringLocations(upstream: UpstreamClient, query: SiteQuery): Promise<{ sites: Site[]; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, { path: '/collections/monitoring-locations/items', searchParams: monitoringLocationParams(query), key: { header: 'X-Api-Key' } });
+  const answer = await upstream.getJson(SOURCE, {
+    path: '/collections/monitoring-locations/items',
+    searchParams: monitoringLocationParams(query),
+    key: { header: 'X-Api-Key' },
+  });
   return { sites: parseMonitoringLocations(answer.body).slice(0, query.limit), retrievedAt: answer.retrievedAt };
 }
 
@@ -174,15 +182,17 @@ export function parseMonitoringLocations(body: unknown): Site[] {
     const siteNumber = text(properties.monitoring_location_number) ?? siteOf(properties.id ?? feature.id);
     if (!siteNumber) return [];
     const [longitude, latitude] = feature.geometry?.coordinates ?? [];
-    return [{
-      siteNumber,
-      name: text(properties.monitoring_location_name),
-      siteType: text(properties.site_type),
-      state: text(properties.state_name),
-      latitude: finite(latitude),
-      longitude: finite(longitude),
-      drainageAreaSqMi: finite(properties.drainage_area),
-    }];
+    return [
+      {
+        siteNumber,
+        name: text(properties.monitoring_location_name),
+        siteType: text(properties.site_type),
+        state: text(properties.state_name),
+        latitude: finite(latitude),
+        longitude: finite(longitude),
+        drainageAreaSqMi: finite(properties.drainage_area),
+      },
+    ];
   });
 }
 
@@ -198,7 +208,14 @@ export async function getNwisDailyValues(upstream: UpstreamClient, query: DailyQ
   const answer = await upstream.getJson(SOURCE, {
     baseUrl: nwisBaseUrl(upstream),
     path: '/nwis/dv/',
-    searchParams: { format: 'json', sites: query.siteNumber, parameterCd: PARAMETER_CODES[query.parameter], statCd: MEAN, startDT: query.start, endDT: query.end },
+    searchParams: {
+      format: 'json',
+      sites: query.siteNumber,
+      parameterCd: PARAMETER_CODES[query.parameter],
+      statCd: MEAN,
+      startDT: query.start,
+      endDT: query.end,
+    },
   });
   return { ...parseNwisDailyValues(answer.body, PARAMETER_CODES[query.parameter]), retrievedAt: answer.retrievedAt };
 }
@@ -206,7 +223,12 @@ export async function getNwisDailyValues(upstream: UpstreamClient, query: DailyQ
 interface TimeSeries {
   name?: unknown;
   sourceInfo?: { siteName?: unknown; siteCode?: Array<{ value?: unknown }>; geoLocation?: { geogLocation?: { latitude?: unknown; longitude?: unknown } } };
-  variable?: { variableCode?: Array<{ value?: unknown }>; unit?: { unitCode?: unknown }; options?: { option?: Array<{ optionCode?: unknown }> }; noDataValue?: unknown };
+  variable?: {
+    variableCode?: Array<{ value?: unknown }>;
+    unit?: { unitCode?: unknown };
+    options?: { option?: Array<{ optionCode?: unknown }> };
+    noDataValue?: unknown;
+  };
   values?: Array<{ value?: Array<{ value?: unknown; qualifiers?: unknown; dateTime?: unknown }> }>;
 }
 

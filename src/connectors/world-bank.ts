@@ -63,7 +63,11 @@ export function parseIndicators(body: unknown): Indicator[] {
 }
 
 /** One country's data rows → the series; null values are left out. */
-export function parseData(pages: unknown[], code: string, indicator: Indicator | undefined): Omit<SeriesFacts, 'seriesId'> & { observations: ReturnType<typeof observationsFrom> } {
+export function parseData(
+  pages: unknown[],
+  code: string,
+  indicator: Indicator | undefined,
+): Omit<SeriesFacts, 'seriesId'> & { observations: ReturnType<typeof observationsFrom> } {
   const rows = pages.flatMap((page) => readPage(page).rows);
   const first = rows[0] ?? {};
   const name = text(obj(first.indicator).value) ?? indicator?.name ?? code;
@@ -106,13 +110,16 @@ export async function getIndicatorData(upstream: UpstreamClient, request: Series
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
   const date = startYear || endYear ? `${startYear ?? '1960'}:${endYear ?? new Date().getUTCFullYear()}` : undefined;
   const page = (number: number) =>
-    upstream.getJson(SOURCE, { path: path`/country/${area}/indicator/${request.id}`, searchParams: { format: 'json', per_page: PAGE_SIZE, page: number, date } });
+    upstream.getJson(SOURCE, {
+      path: path`/country/${area}/indicator/${request.id}`,
+      searchParams: { format: 'json', per_page: PAGE_SIZE, page: number, date },
+    });
   const [first, meta] = await Promise.all([
     page(1),
     optional(async () => {
       const answer = await upstream.getJson(SOURCE, { path: path`/indicator/${request.id}`, searchParams: { format: 'json' } });
       return parseIndicators(answer.body).find((indicator) => indicator.id.toUpperCase() === request.id.toUpperCase());
-    }, 'the indicator\'s description'),
+    }, "the indicator's description"),
   ]);
   const allPages = Number(readPage(first.body).header.pages) || 1;
   const pages = Math.min(allPages, MAX_PAGES);

@@ -14,5 +14,6 @@ export function parseDescription(description: string): FigureGraph {
 export function checkLabels(labels: string[]): void {
   if (labels.length > MAX_LABELS) throw new FigureInputError('labels', `at most ${MAX_LABELS} labels, got ${labels.length}`);
   const long = labels.find((label) => label.length > MAX_LABEL_LENGTH);
-  if (long !== undefined) throw new FigureInputError('labels', `each label is at most ${MAX_LABEL_LENGTH} characters; "${long.slice(0, 30)}…" is ${long.length}`);
+  if (long !== undefined)
+    throw new FigureInputError('labels', `each label is at most ${MAX_LABEL_LENGTH} characters; "${long.slice(0, 30)}…" is ${long.length}`);
 }

@@ -70,10 +70,35 @@ interface PlacedNode {
   step?: number;
 }
 
-interface ElkLabel { text: string; width: number; height: number; x?: number; y?: number }
-interface ElkEdge { id: string; sources: string[]; targets: string[]; labels?: ElkLabel[]; sections?: Array<{ startPoint: Point; endPoint: Point; bendPoints?: Point[] }> }
-interface ElkNode { id: string; width?: number; height?: number; x?: number; y?: number; children?: ElkNode[]; edges?: ElkEdge[]; layoutOptions?: Record<string, string>; labels?: ElkLabel[] }
-interface Point { x: number; y: number }
+interface ElkLabel {
+  text: string;
+  width: number;
+  height: number;
+  x?: number;
+  y?: number;
+}
+interface ElkEdge {
+  id: string;
+  sources: string[];
+  targets: string[];
+  labels?: ElkLabel[];
+  sections?: Array<{ startPoint: Point; endPoint: Point; bendPoints?: Point[] }>;
+}
+interface ElkNode {
+  id: string;
+  width?: number;
+  height?: number;
+  x?: number;
+  y?: number;
+  children?: ElkNode[];
+  edges?: ElkEdge[];
+  layoutOptions?: Record<string, string>;
+  labels?: ElkLabel[];
+}
+interface Point {
+  x: number;
+  y: number;
+}
 
 // elkjs is CommonJS; its bundled build runs the layout in this thread (the caller is a worker thread).
 const ElkConstructor = createRequire(import.meta.url)('elkjs/lib/elk.bundled.js') as new () => { layout(graph: unknown): Promise<unknown> };
@@ -216,7 +241,11 @@ export async function drawFigure(spec: FigureSpec): Promise<Drawing> {
       edges: [],
     };
     for (const group of spec.graph.groups) {
-      const elkGroup: ElkNode = { id: `group:${group.id}`, children: [], layoutOptions: { 'elk.padding': `[top=${Math.round(kind.fontSize * 2.2)},left=18,bottom=18,right=18]` } };
+      const elkGroup: ElkNode = {
+        id: `group:${group.id}`,
+        children: [],
+        layoutOptions: { 'elk.padding': `[top=${Math.round(kind.fontSize * 2.2)},left=18,bottom=18,right=18]` },
+      };
       groups.set(group.id, elkGroup);
       root.children!.push(elkGroup);
     }
@@ -265,32 +294,51 @@ export async function drawFigure(spec: FigureSpec): Promise<Drawing> {
   visit(best);
 
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${canvasWidth}" height="${canvasHeight}" viewBox="0 0 ${canvasWidth} ${canvasHeight}" font-family="${FONT_FAMILY}">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${canvasWidth}" height="${canvasHeight}" viewBox="0 0 ${canvasWidth} ${canvasHeight}" font-family="${FONT_FAMILY}">`,
+  );
   out.push('<defs>');
-  if (style.shadow) out.push('<filter id="shadow" x="-10%" y="-10%" width="130%" height="140%"><feDropShadow dx="0" dy="2.5" stdDeviation="2.5" flood-color="#000000" flood-opacity="0.18"/></filter>');
+  if (style.shadow)
+    out.push(
+      '<filter id="shadow" x="-10%" y="-10%" width="130%" height="140%"><feDropShadow dx="0" dy="2.5" stdDeviation="2.5" flood-color="#000000" flood-opacity="0.18"/></filter>',
+    );
   out.push('</defs>');
   out.push(`<rect width="${canvasWidth}" height="${canvasHeight}" fill="${style.background}"/>`);
 
   if (spec.kind === 'poster_panel') {
-    out.push(`<rect x="10" y="10" width="${canvasWidth - 20}" height="${canvasHeight - 20}" rx="14" fill="none" stroke="${darken(style.palette[0]!, 0.1)}" stroke-width="3"/>`);
+    out.push(
+      `<rect x="10" y="10" width="${canvasWidth - 20}" height="${canvasHeight - 20}" rx="14" fill="none" stroke="${darken(style.palette[0]!, 0.1)}" stroke-width="3"/>`,
+    );
   }
   if (composition.title) {
     const titleY = MARGIN + titleSize * 0.85;
     if (spec.kind === 'poster_panel') {
       const bandHeight = titleSize * LINE_HEIGHT + 22;
-      out.push(`<path d="M10 ${10 + 14} a14 14 0 0 1 14 -14 h${canvasWidth - 48} a14 14 0 0 1 14 14 v${bandHeight + MARGIN - 24} h-${canvasWidth - 20} z" fill="${style.palette[0]}"/>`);
-      out.push(`<text x="${MARGIN}" y="${titleY + 6}" font-size="${titleSize}" font-weight="700" fill="${contrastText(style.palette[0]!)}">${escapeXml(titleLines[0]!)}</text>`);
+      out.push(
+        `<path d="M10 ${10 + 14} a14 14 0 0 1 14 -14 h${canvasWidth - 48} a14 14 0 0 1 14 14 v${bandHeight + MARGIN - 24} h-${canvasWidth - 20} z" fill="${style.palette[0]}"/>`,
+      );
+      out.push(
+        `<text x="${MARGIN}" y="${titleY + 6}" font-size="${titleSize}" font-weight="700" fill="${contrastText(style.palette[0]!)}">${escapeXml(titleLines[0]!)}</text>`,
+      );
     } else {
-      out.push(`<text x="${canvasWidth / 2}" y="${titleY}" font-size="${titleSize}" font-weight="700" fill="${style.textColor === 'contrast' ? '#1B1B1B' : style.textColor}" text-anchor="middle">${escapeXml(titleLines[0]!)}</text>`);
-      out.push(`<line x1="${canvasWidth / 2 - 40}" x2="${canvasWidth / 2 + 40}" y1="${titleY + 14}" y2="${titleY + 14}" stroke="${style.accent}" stroke-width="3" stroke-linecap="round"/>`);
+      out.push(
+        `<text x="${canvasWidth / 2}" y="${titleY}" font-size="${titleSize}" font-weight="700" fill="${style.textColor === 'contrast' ? '#1B1B1B' : style.textColor}" text-anchor="middle">${escapeXml(titleLines[0]!)}</text>`,
+      );
+      out.push(
+        `<line x1="${canvasWidth / 2 - 40}" x2="${canvasWidth / 2 + 40}" y1="${titleY + 14}" y2="${titleY + 14}" stroke="${style.accent}" stroke-width="3" stroke-linecap="round"/>`,
+      );
     }
   }
 
   out.push(`<g transform="translate(${round(offsetX)} ${round(offsetY)}) scale(${round(scale, 4)})">`);
   for (const box of groupBoxes) {
     const group = spec.graph.groups.find((g) => g.id === box.id)!;
-    out.push(`<rect x="${round(box.x)}" y="${round(box.y)}" width="${round(box.width)}" height="${round(box.height)}" rx="${style.cornerRadius + 4}" fill="${style.groupFill}" stroke="${style.groupStroke}" stroke-width="1.4" stroke-dasharray="${spec.style === 'minimal_line' ? '5 4' : 'none'}"/>`);
-    out.push(`<text x="${round(box.x + 16)}" y="${round(box.y + kind.fontSize * 1.35)}" font-size="${Math.round(kind.fontSize * 0.85)}" font-weight="700" fill="${style.mutedText}">${escapeXml(group.label)}</text>`);
+    out.push(
+      `<rect x="${round(box.x)}" y="${round(box.y)}" width="${round(box.width)}" height="${round(box.height)}" rx="${style.cornerRadius + 4}" fill="${style.groupFill}" stroke="${style.groupStroke}" stroke-width="1.4" stroke-dasharray="${spec.style === 'minimal_line' ? '5 4' : 'none'}"/>`,
+    );
+    out.push(
+      `<text x="${round(box.x + 16)}" y="${round(box.y + kind.fontSize * 1.35)}" font-size="${Math.round(kind.fontSize * 0.85)}" font-weight="700" fill="${style.mutedText}">${escapeXml(group.label)}</text>`,
+    );
   }
 
   const edges = best.edges ?? [];
@@ -308,8 +356,12 @@ export async function drawFigure(spec: FigureSpec): Promise<Drawing> {
     if (!label || !text) return;
     const x = (label.x ?? 0) + label.width / 2;
     const y = (label.y ?? 0) + label.height / 2;
-    out.push(`<rect x="${round(x - label.width / 2)}" y="${round(y - label.height / 2)}" width="${round(label.width)}" height="${round(label.height)}" rx="4" fill="${style.background}" fill-opacity="0.92"/>`);
-    out.push(`<text x="${round(x)}" y="${round(y + edgeLabelSize * 0.35)}" font-size="${edgeLabelSize}" font-style="${edge.kind === 'acts' ? 'italic' : 'normal'}" fill="${style.mutedText}" text-anchor="middle">${escapeXml(text.text)}</text>`);
+    out.push(
+      `<rect x="${round(x - label.width / 2)}" y="${round(y - label.height / 2)}" width="${round(label.width)}" height="${round(label.height)}" rx="4" fill="${style.background}" fill-opacity="0.92"/>`,
+    );
+    out.push(
+      `<text x="${round(x)}" y="${round(y + edgeLabelSize * 0.35)}" font-size="${edgeLabelSize}" font-style="${edge.kind === 'acts' ? 'italic' : 'normal'}" fill="${style.mutedText}" text-anchor="middle">${escapeXml(text.text)}</text>`,
+    );
   });
   out.push('</g>');
 
@@ -349,18 +401,24 @@ function drawNode(out: string[], p: PlacedNode, kind: FigureKind, style: StyleSh
   const shape = p.node.shape ?? settings.defaultShape;
   const attrs = `fill="${fill}" stroke="${strokeColor}" stroke-width="${strokeWidth}"${style.shadow ? ' filter="url(#shadow)"' : ''}`;
   if (highlight) {
-    out.push(`<rect x="${round(x - 7)}" y="${round(y - 7)}" width="${round(w + 14)}" height="${round(h + 14)}" rx="${shape === 'stadium' || shape === 'circle' ? round((h + 14) / 2) : style.cornerRadius + 6}" fill="${tint(style.accent, 0.14)}" stroke="none"/>`);
+    out.push(
+      `<rect x="${round(x - 7)}" y="${round(y - 7)}" width="${round(w + 14)}" height="${round(h + 14)}" rx="${shape === 'stadium' || shape === 'circle' ? round((h + 14) / 2) : style.cornerRadius + 6}" fill="${tint(style.accent, 0.14)}" stroke="none"/>`,
+    );
   }
   switch (shape) {
     case 'circle':
       out.push(`<ellipse cx="${round(x + w / 2)}" cy="${round(y + h / 2)}" rx="${round(w / 2)}" ry="${round(h / 2)}" ${attrs}/>`);
       break;
     case 'diamond':
-      out.push(`<polygon points="${round(x + w / 2)},${round(y)} ${round(x + w)},${round(y + h / 2)} ${round(x + w / 2)},${round(y + h)} ${round(x)},${round(y + h / 2)}" ${attrs} stroke-linejoin="round"/>`);
+      out.push(
+        `<polygon points="${round(x + w / 2)},${round(y)} ${round(x + w)},${round(y + h / 2)} ${round(x + w / 2)},${round(y + h)} ${round(x)},${round(y + h / 2)}" ${attrs} stroke-linejoin="round"/>`,
+      );
       break;
     case 'hexagon': {
       const inset = 14;
-      out.push(`<polygon points="${round(x + inset)},${round(y)} ${round(x + w - inset)},${round(y)} ${round(x + w)},${round(y + h / 2)} ${round(x + w - inset)},${round(y + h)} ${round(x + inset)},${round(y + h)} ${round(x)},${round(y + h / 2)}" ${attrs} stroke-linejoin="round"/>`);
+      out.push(
+        `<polygon points="${round(x + inset)},${round(y)} ${round(x + w - inset)},${round(y)} ${round(x + w)},${round(y + h / 2)} ${round(x + w - inset)},${round(y + h)} ${round(x + inset)},${round(y + h)} ${round(x)},${round(y + h / 2)}" ${attrs} stroke-linejoin="round"/>`,
+      );
       break;
     }
     default: {
@@ -368,7 +426,9 @@ function drawNode(out: string[], p: PlacedNode, kind: FigureKind, style: StyleSh
       out.push(`<rect x="${round(x)}" y="${round(y)}" width="${round(w)}" height="${round(h)}" rx="${round(Math.min(radius, h / 2))}" ${attrs}/>`);
       if (kind === 'graphical_abstract' && shape === 'box') {
         const band = style.palette[p.rank % style.palette.length]!;
-        out.push(`<path d="M${round(x + Math.min(radius, 10))} ${round(y)} h${round(w - 2 * Math.min(radius, 10))} a${Math.min(radius, 10)} ${Math.min(radius, 10)} 0 0 1 ${Math.min(radius, 10)} ${Math.min(radius, 10)} v-${Math.min(radius, 10) - 7} h-${round(w)} v${Math.min(radius, 10) - 7} a${Math.min(radius, 10)} ${Math.min(radius, 10)} 0 0 1 ${Math.min(radius, 10)} -${Math.min(radius, 10)} z" fill="${p.node.color ?? band}"/>`);
+        out.push(
+          `<path d="M${round(x + Math.min(radius, 10))} ${round(y)} h${round(w - 2 * Math.min(radius, 10))} a${Math.min(radius, 10)} ${Math.min(radius, 10)} 0 0 1 ${Math.min(radius, 10)} ${Math.min(radius, 10)} v-${Math.min(radius, 10) - 7} h-${round(w)} v${Math.min(radius, 10) - 7} a${Math.min(radius, 10)} ${Math.min(radius, 10)} 0 0 1 ${Math.min(radius, 10)} -${Math.min(radius, 10)} z" fill="${p.node.color ?? band}"/>`,
+        );
       }
     }
   }
@@ -377,8 +437,12 @@ function drawNode(out: string[], p: PlacedNode, kind: FigureKind, style: StyleSh
     const r = 12;
     const cx = x + 18 + r - 6;
     const cy = y + h / 2;
-    out.push(`<circle cx="${round(cx)}" cy="${round(cy)}" r="${r}" fill="${style.textColor === 'contrast' ? '#FFFFFF' : strokeColor === 'none' ? style.accent : strokeColor}" fill-opacity="${style.textColor === 'contrast' ? 0.9 : 1}"/>`);
-    out.push(`<text x="${round(cx)}" y="${round(cy + 5)}" font-size="14" font-weight="700" fill="${style.textColor === 'contrast' ? fill : '#FFFFFF'}" text-anchor="middle">${p.step}</text>`);
+    out.push(
+      `<circle cx="${round(cx)}" cy="${round(cy)}" r="${r}" fill="${style.textColor === 'contrast' ? '#FFFFFF' : strokeColor === 'none' ? style.accent : strokeColor}" fill-opacity="${style.textColor === 'contrast' ? 0.9 : 1}"/>`,
+    );
+    out.push(
+      `<text x="${round(cx)}" y="${round(cy + 5)}" font-size="14" font-weight="700" fill="${style.textColor === 'contrast' ? fill : '#FFFFFF'}" text-anchor="middle">${p.step}</text>`,
+    );
     textX += 13;
   }
   const size = settings.fontSize;
@@ -386,7 +450,9 @@ function drawNode(out: string[], p: PlacedNode, kind: FigureKind, style: StyleSh
   const firstBaseline = y + h / 2 - ((p.lines.length - 1) * lineHeight) / 2 + size * 0.36 + (kind === 'graphical_abstract' ? 4 : 0);
   const weight = highlight ? 700 : style.fontWeight;
   if (p.lines.length === 1) {
-    out.push(`<text x="${round(textX)}" y="${round(firstBaseline)}" font-size="${size}" font-weight="${weight}" fill="${text}" text-anchor="middle">${escapeXml(p.lines[0]!)}</text>`);
+    out.push(
+      `<text x="${round(textX)}" y="${round(firstBaseline)}" font-size="${size}" font-weight="${weight}" fill="${text}" text-anchor="middle">${escapeXml(p.lines[0]!)}</text>`,
+    );
   } else {
     const spans = p.lines.map((line, i) => `<tspan x="${round(textX)}" y="${round(firstBaseline + i * lineHeight)}">${escapeXml(line)}</tspan>`).join('');
     out.push(`<text font-size="${size}" font-weight="${weight}" fill="${text}" text-anchor="middle">${spans}</text>`);
@@ -412,18 +478,24 @@ function drawEdge(out: string[], input: Point[], edge: FigureEdge, style: StyleS
     last.y -= uy * 4;
   }
   const dash = edge.dashed ? ` stroke-dasharray="${round(width * 3.5)} ${round(width * 2.5)}"` : '';
-  out.push(`<path d="${roundedPath(points, 10)}" fill="none" stroke="${color}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"${dash}/>`);
+  out.push(
+    `<path d="${roundedPath(points, 10)}" fill="none" stroke="${color}" stroke-width="${width}" stroke-linejoin="round" stroke-linecap="round"${dash}/>`,
+  );
   const tip = input[input.length - 1]!;
   if (arrow) {
     const bx = tip.x - ux * head;
     const by = tip.y - uy * head;
     const half = head * 0.42;
-    out.push(`<path d="M${round(tip.x)} ${round(tip.y)} L${round(bx - uy * half)} ${round(by + ux * half)} L${round(bx + ux * head * 0.18)} ${round(by + uy * head * 0.18)} L${round(bx + uy * half)} ${round(by - ux * half)} Z" fill="${color}" stroke="${color}" stroke-width="${round(width * 0.5)}" stroke-linejoin="round"/>`);
+    out.push(
+      `<path d="M${round(tip.x)} ${round(tip.y)} L${round(bx - uy * half)} ${round(by + ux * half)} L${round(bx + ux * head * 0.18)} ${round(by + uy * head * 0.18)} L${round(bx + uy * half)} ${round(by - ux * half)} Z" fill="${color}" stroke="${color}" stroke-width="${round(width * 0.5)}" stroke-linejoin="round"/>`,
+    );
   } else if (edge.kind === 'inhibits') {
     const half = 9 + width;
     const cx = tip.x - ux * 4;
     const cy = tip.y - uy * 4;
-    out.push(`<line x1="${round(cx - uy * half)}" y1="${round(cy + ux * half)}" x2="${round(cx + uy * half)}" y2="${round(cy - ux * half)}" stroke="${color}" stroke-width="${round(width * 1.8)}" stroke-linecap="round"/>`);
+    out.push(
+      `<line x1="${round(cx - uy * half)}" y1="${round(cy + ux * half)}" x2="${round(cx + uy * half)}" y2="${round(cy - ux * half)}" stroke="${color}" stroke-width="${round(width * 1.8)}" stroke-linecap="round"/>`,
+    );
   } else {
     const start = input[0]!;
     for (const p of [start, tip]) out.push(`<circle cx="${round(p.x)}" cy="${round(p.y)}" r="${round(width * 1.6)}" fill="${color}"/>`);
@@ -472,8 +544,12 @@ function drawTags(out: string[], rows: Array<Array<{ text: string; width: number
     for (const tag of row) {
       const fill = style.fillStrength >= 1 ? style.palette[0]! : tint(style.accent, 0.1);
       const textColor = style.fillStrength >= 1 ? contrastText(fill) : darken(style.accent, 0.35);
-      out.push(`<rect x="${round(x)}" y="${round(y)}" width="${round(tag.width)}" height="${round(size * 1.7)}" rx="${round(size * 0.85)}" fill="${fill}" stroke="${style.fillStrength >= 1 ? 'none' : tint(style.accent, 0.45)}" stroke-width="1"/>`);
-      out.push(`<text x="${round(x + tag.width / 2)}" y="${round(y + size * 1.2)}" font-size="${size}" font-weight="500" fill="${textColor}" text-anchor="middle">${escapeXml(tag.text)}</text>`);
+      out.push(
+        `<rect x="${round(x)}" y="${round(y)}" width="${round(tag.width)}" height="${round(size * 1.7)}" rx="${round(size * 0.85)}" fill="${fill}" stroke="${style.fillStrength >= 1 ? 'none' : tint(style.accent, 0.45)}" stroke-width="1"/>`,
+      );
+      out.push(
+        `<text x="${round(x + tag.width / 2)}" y="${round(y + size * 1.2)}" font-size="${size}" font-weight="500" fill="${textColor}" text-anchor="middle">${escapeXml(tag.text)}</text>`,
+      );
       x += tag.width + 12;
     }
   });
@@ -485,7 +561,16 @@ function drawLegend(out: string[], kinds: RelationKind[], size: number, top: num
   let x = MARGIN;
   const y = top + size * 0.6;
   for (const relation of kinds) {
-    drawEdge(out, [{ x, y }, { x: x + 44, y }], { from: '', to: '', kind: relation }, style, kind === 'graphical_abstract' ? 'schematic' : kind);
+    drawEdge(
+      out,
+      [
+        { x, y },
+        { x: x + 44, y },
+      ],
+      { from: '', to: '', kind: relation },
+      style,
+      kind === 'graphical_abstract' ? 'schematic' : kind,
+    );
     const label = LEGEND_TEXT[relation]!;
     out.push(`<text x="${round(x + 54)}" y="${round(y + size * 0.36)}" font-size="${size}" fill="${style.mutedText}">${escapeXml(label)}</text>`);
     x += 54 + textWidth(label, size) + 30;

@@ -34,28 +34,57 @@ export const EDIT_VOCABULARY: string[] = [
   `change the aspect ratio: "change the aspect ratio to 1:1" (${ASPECT_RATIOS.join(', ')}; or square, landscape, portrait, widescreen, tall)`,
   'add or remove a label: \'add label "Figure 2"\', \'remove label "Figure 2"\'',
   'highlight an entity: "highlight NF-κB"',
-  `recolour an entity: "colour NF-κB red" (${Object.keys(NAMED_COLORS).filter((c) => c !== 'gray').join(', ')} or #rrggbb)`,
+  `recolour an entity: "colour NF-κB red" (${Object.keys(NAMED_COLORS)
+    .filter((c) => c !== 'gray')
+    .join(', ')} or #rrggbb)`,
 ];
 
 export function vocabularyText(): string {
   return `edit_figure understands, one or two per call: ${EDIT_VOCABULARY.join('; ')}`;
 }
 
-const VERBS = '(?:add|insert|remove|delete|drop|rename|connect|link|disconnect|unlink|change|switch|set|use|make|highlight|emphasi[sz]e|colou?r|recolou?r|turn)';
+const VERBS =
+  '(?:add|insert|remove|delete|drop|rename|connect|link|disconnect|unlink|change|switch|set|use|make|highlight|emphasi[sz]e|colou?r|recolou?r|turn)';
 
 export function splitChanges(instruction: string): string[] {
   return instruction
     .split(new RegExp(`;|\\.\\s+|\\n|,?\\s+(?:and\\s+)?then\\s+|,?\\s+and\\s+(?=${VERBS}\\b)|,\\s*(?=${VERBS}\\b)`, 'i'))
-    .map((part) => part.trim().replace(/[.!]+$/, '').trim())
+    .map((part) =>
+      part
+        .trim()
+        .replace(/[.!]+$/, '')
+        .trim(),
+    )
     .filter(Boolean);
 }
 
 function unquote(text: string): string {
-  return text.trim().replace(/^["'“‘](.*)["'”’]$/s, '$1').trim();
+  return text
+    .trim()
+    .replace(/^["'“‘](.*)["'”’]$/s, '$1')
+    .trim();
 }
 
-const STYLE_WORDS: Record<string, FigureStyle> = { nature: 'nature', cell: 'cell', 'minimal line': 'minimal_line', minimal: 'minimal_line', 'line art': 'minimal_line', 'flat colou?r': 'flat_color', flat: 'flat_color', textbook: 'textbook' };
-const KIND_WORDS: Record<string, FigureKind> = { mechanism: 'mechanism', pathway: 'mechanism', workflow: 'workflow', 'graphical abstract': 'graphical_abstract', schematic: 'schematic', diagram: 'schematic', 'poster panel': 'poster_panel', poster: 'poster_panel' };
+const STYLE_WORDS: Record<string, FigureStyle> = {
+  nature: 'nature',
+  cell: 'cell',
+  'minimal line': 'minimal_line',
+  minimal: 'minimal_line',
+  'line art': 'minimal_line',
+  'flat colou?r': 'flat_color',
+  flat: 'flat_color',
+  textbook: 'textbook',
+};
+const KIND_WORDS: Record<string, FigureKind> = {
+  mechanism: 'mechanism',
+  pathway: 'mechanism',
+  workflow: 'workflow',
+  'graphical abstract': 'graphical_abstract',
+  schematic: 'schematic',
+  diagram: 'schematic',
+  'poster panel': 'poster_panel',
+  poster: 'poster_panel',
+};
 const RATIO_WORDS: Record<string, AspectRatio> = { square: '1:1', landscape: '4:3', portrait: '3:4', widescreen: '16:9', wide: '16:9', tall: '9:16' };
 
 function lookup<T>(table: Record<string, T>, text: string): T | undefined {
@@ -75,7 +104,9 @@ function requireNode(graph: FigureGraph, name: string): FigureNode {
 function addNode(graph: FigureGraph, name: string): FigureNode {
   const existing = findNode(graph, unquote(name));
   if (existing) return existing;
-  const label = unquote(name).replace(/^(an?|the)\s+(entity|node|box|step|stage)\s+/i, '').replace(/^(entity|node|box|step|stage)\s+/i, '');
+  const label = unquote(name)
+    .replace(/^(an?|the)\s+(entity|node|box|step|stage)\s+/i, '')
+    .replace(/^(entity|node|box|step|stage)\s+/i, '');
   const node: FigureNode = { id: nodeIdFor(label, new Set(graph.nodes.map((n) => n.id))), label };
   graph.nodes.push(node);
   return node;
@@ -92,20 +123,39 @@ function applyChange(spec: FigureSpec, change: string): string | undefined {
   const graph = spec.graph;
   let m: RegExpExecArray | null;
 
-  if ((m = /^(?:change|switch|set|make)\s+(?:the\s+)?style\s+(?:to|into)\s+(?:the\s+)?(.+?)(?:\s+style)?$/i.exec(change)) ?? (m = /^(?:use|apply|switch to|make it|render (?:it )?in|in)\s+(?:the\s+|a\s+)?(.+?)\s+style$/i.exec(change))) {
+  if (
+    (m = /^(?:change|switch|set|make)\s+(?:the\s+)?style\s+(?:to|into)\s+(?:the\s+)?(.+?)(?:\s+style)?$/i.exec(change)) ??
+    (m = /^(?:use|apply|switch to|make it|render (?:it )?in|in)\s+(?:the\s+|a\s+)?(.+?)\s+style$/i.exec(change))
+  ) {
     const style = lookup(STYLE_WORDS, m[1]!);
     if (!style) throw new FigureInputError('instruction', `unknown style "${m[1]}"; styles are: ${FIGURE_STYLES.join(', ')}`);
     spec.style = style;
     return `style ${style}`;
   }
-  if ((m = /^(?:change|switch|set|make)\s+(?:the\s+)?(?:aspect\s+ratio|ratio|format|shape)\s+(?:to|into)\s+(.+)$/i.exec(change)) ?? (m = /^(?:make it|use)\s+(?:a\s+)?(\d+:\d+|square|landscape|portrait|widescreen|wide|tall)(?:\s+(?:aspect ratio|format))?$/i.exec(change))) {
-    const value = m[1]!.trim().toLowerCase().replace(/^(a|an)\s+/, '');
+  if (
+    (m = /^(?:change|switch|set|make)\s+(?:the\s+)?(?:aspect\s+ratio|ratio|format|shape)\s+(?:to|into)\s+(.+)$/i.exec(change)) ??
+    (m = /^(?:make it|use)\s+(?:a\s+)?(\d+:\d+|square|landscape|portrait|widescreen|wide|tall)(?:\s+(?:aspect ratio|format))?$/i.exec(change))
+  ) {
+    const value = m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/^(a|an)\s+/, '');
     const ratio = (ASPECT_RATIOS as readonly string[]).includes(value) ? (value as AspectRatio) : lookup(RATIO_WORDS, value);
-    if (!ratio) throw new FigureInputError('instruction', `unknown aspect ratio "${m[1]}"; use one of ${ASPECT_RATIOS.join(', ')} or square, landscape, portrait, widescreen, tall`);
+    if (!ratio)
+      throw new FigureInputError(
+        'instruction',
+        `unknown aspect ratio "${m[1]}"; use one of ${ASPECT_RATIOS.join(', ')} or square, landscape, portrait, widescreen, tall`,
+      );
     spec.aspectRatio = ratio;
     return `aspect ratio ${ratio}`;
   }
-  if ((m = /^(?:change|switch|set|make)\s+(?:the\s+)?(?:kind|type)\s+(?:of figure\s+)?(?:to|into)\s+(?:an?\s+)?(.+)$/i.exec(change)) ?? (m = /^(?:make it|turn it into|change it (?:to|into))\s+(?:an?\s+)?(mechanism|pathway|workflow|graphical[ _]abstract|schematic|diagram|poster[ _]panel|poster)(?:\s+figure)?$/i.exec(change))) {
+  if (
+    (m = /^(?:change|switch|set|make)\s+(?:the\s+)?(?:kind|type)\s+(?:of figure\s+)?(?:to|into)\s+(?:an?\s+)?(.+)$/i.exec(change)) ??
+    (m =
+      /^(?:make it|turn it into|change it (?:to|into))\s+(?:an?\s+)?(mechanism|pathway|workflow|graphical[ _]abstract|schematic|diagram|poster[ _]panel|poster)(?:\s+figure)?$/i.exec(
+        change,
+      ))
+  ) {
     const kind = lookup(KIND_WORDS, m[1]!);
     if (!kind) throw new FigureInputError('instruction', `unknown kind "${m[1]}"; kinds are: ${FIGURE_KINDS.join(', ')}`);
     spec.kind = kind;
@@ -119,11 +169,18 @@ function applyChange(spec: FigureSpec, change: string): string | undefined {
   if ((m = /^(?:remove|delete|drop)\s+(?:the\s+)?(?:text\s+)?label\s*:?\s+(.+)$/i.exec(change))) {
     const label = unquote(m[1]!);
     const index = spec.labels.findIndex((l) => l === label || normaliseName(l) === normaliseName(label));
-    if (index < 0) throw new FigureInputError('instruction', `the figure has no label "${label}"; its labels are: ${spec.labels.length > 0 ? spec.labels.join(', ') : 'none'}`);
+    if (index < 0)
+      throw new FigureInputError(
+        'instruction',
+        `the figure has no label "${label}"; its labels are: ${spec.labels.length > 0 ? spec.labels.join(', ') : 'none'}`,
+      );
     spec.labels.splice(index, 1);
     return `label "${label}" removed`;
   }
-  if ((m = /^(?:rename|relabel)\s+(.+?)\s+(?:to|as|into)\s+(.+)$/i.exec(change)) ?? (m = /^change\s+(?:the\s+)?(?:label|name)\s+of\s+(.+?)\s+to\s+(.+)$/i.exec(change))) {
+  if (
+    (m = /^(?:rename|relabel)\s+(.+?)\s+(?:to|as|into)\s+(.+)$/i.exec(change)) ??
+    (m = /^change\s+(?:the\s+)?(?:label|name)\s+of\s+(.+?)\s+to\s+(.+)$/i.exec(change))
+  ) {
     const node = requireNode(graph, m[1]!);
     const before = node.label;
     node.label = unquote(m[2]!);
@@ -139,7 +196,13 @@ function applyChange(spec: FigureSpec, change: string): string | undefined {
     node.highlight = true;
     return `"${node.label}" highlighted`;
   }
-  if ((m = /^(?:remove|delete|drop)\s+(?:the\s+|an?\s+)?(?:arrow|link|edge|relationship|relation|connection|interaction)\s+(?:from|between)\s+(.+?)\s+(?:to|and|->)\s+(.+)$/i.exec(change)) ?? (m = /^(?:disconnect|unlink)\s+(.+?)\s+(?:from|and)\s+(.+)$/i.exec(change))) {
+  if (
+    (m =
+      /^(?:remove|delete|drop)\s+(?:the\s+|an?\s+)?(?:arrow|link|edge|relationship|relation|connection|interaction)\s+(?:from|between)\s+(.+?)\s+(?:to|and|->)\s+(.+)$/i.exec(
+        change,
+      )) ??
+    (m = /^(?:disconnect|unlink)\s+(.+?)\s+(?:from|and)\s+(.+)$/i.exec(change))
+  ) {
     const a = requireNode(graph, m[1]!);
     const b = requireNode(graph, m[2]!);
     const before = graph.edges.length;
@@ -147,7 +210,10 @@ function applyChange(spec: FigureSpec, change: string): string | undefined {
     if (graph.edges.length === before) throw new FigureInputError('instruction', `there is no relationship between "${a.label}" and "${b.label}"`);
     return `relationship "${a.label}"–"${b.label}" removed`;
   }
-  if ((m = /^(?:connect|link)\s+(.+?)\s+(?:to|with|and|->)\s+(.+)$/i.exec(change)) ?? (m = /^(?:add|draw)\s+(?:an?\s+)?(?:arrow|link|edge|relationship|connection)\s+from\s+(.+?)\s+to\s+(.+)$/i.exec(change))) {
+  if (
+    (m = /^(?:connect|link)\s+(.+?)\s+(?:to|with|and|->)\s+(.+)$/i.exec(change)) ??
+    (m = /^(?:add|draw)\s+(?:an?\s+)?(?:arrow|link|edge|relationship|connection)\s+from\s+(.+?)\s+to\s+(.+)$/i.exec(change))
+  ) {
     const a = addNode(graph, m[1]!);
     const b = addNode(graph, m[2]!);
     graph.edges.push({ from: a.id, to: b.id, kind: 'leads' });

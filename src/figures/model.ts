@@ -80,14 +80,22 @@ export const PNG_SCALE = 2;
 
 /** A problem with what the caller asked for (becomes a 400 naming the argument). */
 export class FigureInputError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'FigureInputError';
   }
 }
 
 export function nodeIdFor(label: string, taken: ReadonlySet<string>): string {
-  const base = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'n';
+  const base =
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 40) || 'n';
   let id = base;
   for (let i = 2; taken.has(id); i++) id = `${base}_${i}`;
   return id;

@@ -11,7 +11,10 @@ import { MAX_NODES } from './parse-text.ts';
 const HEADER = /^\s*(?:flowchart|graph)(?:\s+(TB|TD|BT|LR|RL))?\s*;?\s*$/i;
 
 export function isMermaid(description: string): boolean {
-  const first = description.split('\n').map((line) => line.trim()).find((line) => line && !line.startsWith('%%'));
+  const first = description
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line && !line.startsWith('%%'));
   return first !== undefined && HEADER.test(first);
 }
 
@@ -37,7 +40,13 @@ const SHAPES: Array<[string, string, FigureNode['shape']]> = [
 const EDGE = /^\s*(?:(--|==|-\.)\s*([^-=.|>][^|]*?)\s*)?(-{2,}>|-{3,}|={2,}>|={3,}|-\.+->|-\.+-|--[xo]|<-{2,}>)\s*(?:\|([^|]*)\|)?\s*/;
 
 function unquote(text: string): string {
-  return text.trim().replace(/^"(.*)"$/s, '$1').replace(/<br\s*\/?>/gi, ' ').replace(/&quot;/g, '"').replace(/&amp;/g, '&').trim();
+  return text
+    .trim()
+    .replace(/^"(.*)"$/s, '$1')
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .trim();
 }
 
 export function parseMermaid(description: string): FigureGraph {

@@ -17,11 +17,177 @@ interface Verb {
 }
 
 const ACTIVE: Array<[RelationKind, string[]]> = [
-  ['binds', ['forms a complex with', 'form a complex with', 'interacts with', 'interact with', 'associates with', 'associate with', 'dimeri[sz]es with', 'binds to', 'bind to', 'binds', 'bind']],
-  ['activates', ['activates', 'activate', 'stimulates', 'stimulate', 'induces', 'induce', 'promotes', 'promote', 'up-?regulates', 'up-?regulate', 'enhances', 'enhance', 'triggers', 'drives', 'increases', 'amplifies', 'activating', 'inducing', 'promoting', 'stimulating']],
-  ['inhibits', ['inhibits', 'inhibit', 'blocks', 'suppresses', 'suppress', 'represses', 'repress', 'down-?regulates', 'down-?regulate', 'prevents', 'prevent', 'antagoni[sz]es', 'antagoni[sz]e', 'reduces', 'decreases', 'attenuates', 'attenuate', 'silences', 'inhibiting', 'blocking', 'suppressing', 'preventing']],
-  ['leads', ['leads to', 'lead to', 'leading to', 'results in', 'result in', 'resulting in', 'gives rise to', 'give rise to', 'is followed by', 'are followed by', 'followed by', 'feeds into', 'feed into', 'flows to', 'flows into', 'goes to', 'go to', 'is split into', 'are split into', 'split into', 'are divided into', 'is divided into', 'are randomi[sz]ed to', 'randomi[sz]ed to', 'are allocated to', 'are assigned to', 'differentiates into', 'differentiate into', 'becomes', 'become', 'causes', 'yields', 'precedes', '->', '→', '=>', '⟶']],
-  ['acts', ['dephosphorylates', 'phosphorylates', 'phosphorylate', 'ubiquitinates', 'ubiquitinate', 'cleaves', 'cleave', 'methylates', 'acetylates', 'degrades', 'degrade', 'recruits', 'recruit', 'transports', 'converts', 'convert', 'produces', 'produce', 'releases', 'secretes', 'secrete', 'encodes', 'encode', 'transcribes', 'translates into', 'catalyses', 'catalyzes', 'catalyse', 'catalyze', 'sequesters', 'sequester', 'translocates to', 'translocate to', 'enters', 'regulates', 'regulate', 'modulates', 'modulate', 'targets', 'feeds', 'informs', 'trains', 'generates', 'generate', 'sends', 'stores', 'reads', 'writes', 'queries', 'measures', 'releasing:releases', 'producing:produces', 'recruiting:recruits', 'phosphorylating:phosphorylates', 'forming:forms', 'generating:generates']],
+  [
+    'binds',
+    [
+      'forms a complex with',
+      'form a complex with',
+      'interacts with',
+      'interact with',
+      'associates with',
+      'associate with',
+      'dimeri[sz]es with',
+      'binds to',
+      'bind to',
+      'binds',
+      'bind',
+    ],
+  ],
+  [
+    'activates',
+    [
+      'activates',
+      'activate',
+      'stimulates',
+      'stimulate',
+      'induces',
+      'induce',
+      'promotes',
+      'promote',
+      'up-?regulates',
+      'up-?regulate',
+      'enhances',
+      'enhance',
+      'triggers',
+      'drives',
+      'increases',
+      'amplifies',
+      'activating',
+      'inducing',
+      'promoting',
+      'stimulating',
+    ],
+  ],
+  [
+    'inhibits',
+    [
+      'inhibits',
+      'inhibit',
+      'blocks',
+      'suppresses',
+      'suppress',
+      'represses',
+      'repress',
+      'down-?regulates',
+      'down-?regulate',
+      'prevents',
+      'prevent',
+      'antagoni[sz]es',
+      'antagoni[sz]e',
+      'reduces',
+      'decreases',
+      'attenuates',
+      'attenuate',
+      'silences',
+      'inhibiting',
+      'blocking',
+      'suppressing',
+      'preventing',
+    ],
+  ],
+  [
+    'leads',
+    [
+      'leads to',
+      'lead to',
+      'leading to',
+      'results in',
+      'result in',
+      'resulting in',
+      'gives rise to',
+      'give rise to',
+      'is followed by',
+      'are followed by',
+      'followed by',
+      'feeds into',
+      'feed into',
+      'flows to',
+      'flows into',
+      'goes to',
+      'go to',
+      'is split into',
+      'are split into',
+      'split into',
+      'are divided into',
+      'is divided into',
+      'are randomi[sz]ed to',
+      'randomi[sz]ed to',
+      'are allocated to',
+      'are assigned to',
+      'differentiates into',
+      'differentiate into',
+      'becomes',
+      'become',
+      'causes',
+      'yields',
+      'precedes',
+      '->',
+      '→',
+      '=>',
+      '⟶',
+    ],
+  ],
+  [
+    'acts',
+    [
+      'dephosphorylates',
+      'phosphorylates',
+      'phosphorylate',
+      'ubiquitinates',
+      'ubiquitinate',
+      'cleaves',
+      'cleave',
+      'methylates',
+      'acetylates',
+      'degrades',
+      'degrade',
+      'recruits',
+      'recruit',
+      'transports',
+      'converts',
+      'convert',
+      'produces',
+      'produce',
+      'releases',
+      'secretes',
+      'secrete',
+      'encodes',
+      'encode',
+      'transcribes',
+      'translates into',
+      'catalyses',
+      'catalyzes',
+      'catalyse',
+      'catalyze',
+      'sequesters',
+      'sequester',
+      'translocates to',
+      'translocate to',
+      'enters',
+      'regulates',
+      'regulate',
+      'modulates',
+      'modulate',
+      'targets',
+      'feeds',
+      'informs',
+      'trains',
+      'generates',
+      'generate',
+      'sends',
+      'stores',
+      'reads',
+      'writes',
+      'queries',
+      'measures',
+      'releasing:releases',
+      'producing:produces',
+      'recruiting:recruits',
+      'phosphorylating:phosphorylates',
+      'forming:forms',
+      'generating:generates',
+    ],
+  ],
 ];
 
 const PASSIVE: Array<[RelationKind, string[]]> = [
@@ -29,7 +195,33 @@ const PASSIVE: Array<[RelationKind, string[]]> = [
   ['inhibits', ['inhibited', 'blocked', 'suppressed', 'repressed', 'down-?regulated', 'prevented', 'antagoni[sz]ed', 'silenced']],
   ['binds', ['bound']],
   // participle:active form, the active form labels the edge
-  ['acts', ['phosphorylated:phosphorylates', 'dephosphorylated:dephosphorylates', 'ubiquitinated:ubiquitinates', 'cleaved:cleaves', 'methylated:methylates', 'acetylated:acetylates', 'degraded:degrades', 'recruited:recruits', 'transported:transports', 'converted:converts', 'produced:produces', 'released:releases', 'secreted:secretes', 'encoded:encodes', 'catalysed:catalyses', 'catalyzed:catalyzes', 'regulated:regulates', 'modulated:modulates', 'targeted:targets', 'generated:generates', 'measured:measures', 'sequestered:sequesters']],
+  [
+    'acts',
+    [
+      'phosphorylated:phosphorylates',
+      'dephosphorylated:dephosphorylates',
+      'ubiquitinated:ubiquitinates',
+      'cleaved:cleaves',
+      'methylated:methylates',
+      'acetylated:acetylates',
+      'degraded:degrades',
+      'recruited:recruits',
+      'transported:transports',
+      'converted:converts',
+      'produced:produces',
+      'released:releases',
+      'secreted:secretes',
+      'encoded:encodes',
+      'catalysed:catalyses',
+      'catalyzed:catalyzes',
+      'regulated:regulates',
+      'modulated:modulates',
+      'targeted:targets',
+      'generated:generates',
+      'measured:measures',
+      'sequestered:sequesters',
+    ],
+  ],
 ];
 
 const verbs: Array<{ regex: RegExp; verb: Verb }> = [];
@@ -46,7 +238,10 @@ for (const [kind, words] of ACTIVE) {
     const [word, active] = entry.split(':') as [string, string | undefined];
     const symbol = /^[-=→⟶]/.test(word);
     const body = word.replace(/[->]/g, (c) => `\\${c}`).replace(/\\-\?/g, '-?');
-    verbs.push({ regex: symbol ? new RegExp(`\\s*${body}\\s*`) : new RegExp(`\\s(?:also\\s+|then\\s+|directly\\s+|in turn\\s+|strongly\\s+)?${word}\\s`, 'i'), verb: active ? { pattern: word, kind, label: active } : { pattern: word, kind } });
+    verbs.push({
+      regex: symbol ? new RegExp(`\\s*${body}\\s*`) : new RegExp(`\\s(?:also\\s+|then\\s+|directly\\s+|in turn\\s+|strongly\\s+)?${word}\\s`, 'i'),
+      verb: active ? { pattern: word, kind, label: active } : { pattern: word, kind },
+    });
   }
 }
 
@@ -65,7 +260,8 @@ function findVerb(clause: string): { index: number; end: number; verb: Verb; tex
 }
 
 const PRONOUN = /^(which|that|this|it|they|these|those|this in turn|which in turn|that in turn|and|then|and then|in turn)$/i;
-const SEQUENCE_WORDS = /^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|finally|lastly|after that|afterwards|subsequently|and then|and|step\s*\d+\s*[:.)-]?|\d+[.)])[,:]?\s+)+/i;
+const SEQUENCE_WORDS =
+  /^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|finally|lastly|after that|afterwards|subsequently|and then|and|step\s*\d+\s*[:.)-]?|\d+[.)])[,:]?\s+)+/i;
 
 function cleanName(text: string): string {
   let name = text
@@ -81,7 +277,10 @@ function cleanName(text: string): string {
 
 /** "A and B", "A, B and C" → parts (only when every part is short, so names with "and" survive). */
 function splitList(text: string): string[] {
-  const parts = text.split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*/).map((part) => part.trim()).filter(Boolean);
+  const parts = text
+    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*/)
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (parts.length > 1 && parts.every((part) => part.split(/\s+/).length <= 5)) return parts;
   return [text.trim()];
 }
@@ -137,10 +336,22 @@ export function parseSentences(description: string): FigureGraph {
       const before = clause.slice(0, found.index).trim();
       const rest = clause.slice(found.end).trim();
       const next = findVerb(rest);
-      const objectText = next ? rest.slice(0, next.index).replace(/[,\s]+(which|that|and)$/i, '').trim() : rest;
+      const objectText = next
+        ? rest
+            .slice(0, next.index)
+            .replace(/[,\s]+(which|that|and)$/i, '')
+            .trim()
+        : rest;
       const subjectIds =
-        subjects ?? (before === '' || PRONOUN.test(before.replace(SEQUENCE_WORDS, '').trim()) || PRONOUN.test(before) ? last : splitList(before).map(entity).filter((id): id is string => !!id));
-      const objectIds = splitList(objectText.replace(/^(which|that)\s+/i, '')).map(entity).filter((id): id is string => !!id);
+        subjects ??
+        (before === '' || PRONOUN.test(before.replace(SEQUENCE_WORDS, '').trim()) || PRONOUN.test(before)
+          ? last
+          : splitList(before)
+              .map(entity)
+              .filter((id): id is string => !!id));
+      const objectIds = splitList(objectText.replace(/^(which|that)\s+/i, ''))
+        .map(entity)
+        .filter((id): id is string => !!id);
       if (objectIds.length === 0) break;
       for (const s of subjectIds) {
         for (const o of objectIds) {

@@ -74,7 +74,12 @@ export class FigureJobRunner extends EventEmitter {
     while (this.running && this.active.size < this.options.concurrency) {
       let figure: FigureRow | undefined;
       try {
-        figure = await claimNext(this.options.db, { owner: this.owner, queue: this.options.queue, leaseMs: this.options.leaseMs ?? DEFAULT_LEASE_MS, maxAttempts: this.options.maxAttempts ?? 3 });
+        figure = await claimNext(this.options.db, {
+          owner: this.owner,
+          queue: this.options.queue,
+          leaseMs: this.options.leaseMs ?? DEFAULT_LEASE_MS,
+          maxAttempts: this.options.maxAttempts ?? 3,
+        });
       } catch (error) {
         if (this.running) this.options.logger.error({ err: error }, 'could not claim a figure');
         return;

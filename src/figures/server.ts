@@ -33,7 +33,12 @@ export function fileHandler(files: FileStore): RequestHandler {
       // Figures are meant to be shown on other sites' pages too.
       'Cross-Origin-Resource-Policy': 'cross-origin',
     });
-    if (request.get('if-none-match')?.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+    if (
+      request
+        .get('if-none-match')
+        ?.split(',')
+        .some((tag) => tag.trim() === etag || tag.trim() === '*')
+    ) {
       response.status(304).end();
       return;
     }
@@ -43,7 +48,10 @@ export function fileHandler(files: FileStore): RequestHandler {
 }
 
 /** Creates the runner and ties it to the app: started by app.listen, stopped when that server closes. */
-export function attachFigureRunner(app: Express, deps: { db: Knex; config: Config; logger: Logger; renderer?: FigureRenderer; files: FileStore }): FigureJobRunner {
+export function attachFigureRunner(
+  app: Express,
+  deps: { db: Knex; config: Config; logger: Logger; renderer?: FigureRenderer; files: FileStore },
+): FigureJobRunner {
   const runner = new FigureJobRunner({
     db: deps.db,
     files: deps.files,

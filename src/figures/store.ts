@@ -129,7 +129,9 @@ async function hasSkipLocked(db: Knex): Promise<boolean> {
 }
 
 function claimable(query: Knex.QueryBuilder, queue: string, cutoff: Date): Knex.QueryBuilder {
-  return query.where('queue', queue).andWhere((where) => where.where('status', 'pending').orWhere((stale) => stale.where('status', 'rendering').andWhere('claimed_at', '<', cutoff)));
+  return query
+    .where('queue', queue)
+    .andWhere((where) => where.where('status', 'pending').orWhere((stale) => stale.where('status', 'rendering').andWhere('claimed_at', '<', cutoff)));
 }
 
 /**
@@ -150,7 +152,9 @@ export async function claimNext(db: Knex, options: ClaimOptions): Promise<Figure
         const query = claimable(trx('figures').select('id'), options.queue, cutoff).orderBy('created_at').limit(1).forUpdate();
         const picked: { id: string } | undefined = (await (skip ? query.skipLocked() : query))[0];
         if (!picked) return undefined;
-        await trx('figures').where({ id: picked.id }).update({ status: 'rendering', claimed_by: token, claimed_at: now, attempts: trx.raw('attempts + 1') });
+        await trx('figures')
+          .where({ id: picked.id })
+          .update({ status: 'rendering', claimed_by: token, claimed_at: now, attempts: trx.raw('attempts + 1') });
         return picked.id;
       });
     } else {
@@ -185,7 +189,12 @@ export async function finishFigure(
   return inTransaction(db, async (trx) => {
     const now = new Date();
     const moved = await trx('figures').where({ id, status: 'rendering', claimed_by: token }).update({
-      status: 'finished', file_token: image.fileToken, width: image.width, height: image.height, finished_at: now, claimed_by: null,
+      status: 'finished',
+      file_token: image.fileToken,
+      width: image.width,
+      height: image.height,
+      finished_at: now,
+      claimed_by: null,
     });
     if (moved === 0) return false;
     await insertFiles(trx, id, image.files);
@@ -199,9 +208,14 @@ export async function finishFigure(
 /** Marks a claimed figure failed and releases its held credits; false when the claim was lost. */
 export async function failFigure(db: Knex, id: string, token: string, error: string): Promise<boolean> {
   return inTransaction(db, async (trx) => {
-    const moved = await trx('figures').where({ id, status: 'rendering', claimed_by: token }).update({
-      status: 'failed', error: error.slice(0, 2000), finished_at: new Date(), claimed_by: null,
-    });
+    const moved = await trx('figures')
+      .where({ id, status: 'rendering', claimed_by: token })
+      .update({
+        status: 'failed',
+        error: error.slice(0, 2000),
+        finished_at: new Date(),
+        claimed_by: null,
+      });
     if (moved === 0) return false;
     const row: { call_id: string } = await trx('figures').where({ id }).first('call_id');
     await release(trx, row.call_id);
@@ -211,5 +225,7 @@ export async function failFigure(db: Knex, id: string, token: string, error: str
 
 /** Puts a claimed figure back in the queue (a process stopping cleanly); its attempt is not counted. */
 export async function returnFigure(db: Knex, id: string, token: string): Promise<void> {
-  await db('figures').where({ id, status: 'rendering', claimed_by: token }).update({ status: 'pending', claimed_by: null, claimed_at: null, attempts: db.raw('attempts - 1') });
+  await db('figures')
+    .where({ id, status: 'rendering', claimed_by: token })
+    .update({ status: 'pending', claimed_by: null, claimed_at: null, attempts: db.raw('attempts - 1') });
 }

@@ -117,7 +117,13 @@ function channels(hex: string): [number, number, number] {
 }
 
 function toHex([r, g, b]: [number, number, number]): string {
-  return `#${[r, g, b].map((c) => Math.round(Math.max(0, Math.min(255, c))).toString(16).padStart(2, '0')).join('')}`.toUpperCase();
+  return `#${[r, g, b]
+    .map((c) =>
+      Math.round(Math.max(0, Math.min(255, c)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`.toUpperCase();
 }
 
 /** `color` mixed with white: strength 1 is the colour itself, 0 is white. */
@@ -143,7 +149,20 @@ export function contrastText(color: string): string {
 
 /** Colour names an edit may use. */
 export const NAMED_COLORS: Record<string, string> = {
-  red: '#D62728', blue: '#1F77B4', green: '#2CA02C', orange: '#FF7F0E', purple: '#9467BD', brown: '#8C564B',
-  pink: '#E377C2', grey: '#7F7F7F', gray: '#7F7F7F', yellow: '#F2C500', teal: '#17A589', cyan: '#17BECF',
-  navy: '#1F3A68', black: '#1B1B1B', magenta: '#C2185B', gold: '#D4A017',
+  red: '#D62728',
+  blue: '#1F77B4',
+  green: '#2CA02C',
+  orange: '#FF7F0E',
+  purple: '#9467BD',
+  brown: '#8C564B',
+  pink: '#E377C2',
+  grey: '#7F7F7F',
+  gray: '#7F7F7F',
+  yellow: '#F2C500',
+  teal: '#17A589',
+  cyan: '#17BECF',
+  navy: '#1F3A68',
+  black: '#1B1B1B',
+  magenta: '#C2185B',
+  gold: '#D4A017',
 };

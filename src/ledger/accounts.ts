@@ -31,9 +31,7 @@ export async function createAccount(db: Knex, input: { name: string; credits: nu
 }
 
 export async function getAccount(db: Knex, accountId: string): Promise<Account | null> {
-  const row: { id: string; name: string; balance: unknown } | undefined = await db('accounts')
-    .where({ id: accountId })
-    .first('id', 'name', 'balance');
+  const row: { id: string; name: string; balance: unknown } | undefined = await db('accounts').where({ id: accountId }).first('id', 'name', 'balance');
   if (!row) return null;
   return { id: row.id, name: row.name, credits: Number(row.balance), packs: await packSettings(db, accountId) };
 }

@@ -59,9 +59,7 @@ export async function usage(db: Knex, accountId: string, options: { limit?: numb
   const limit = options.limit ?? DEFAULT_USAGE_LIMIT;
   requireSafeInteger(limit, 'limit', 1);
   await requireAccount(db, accountId);
-  const rows: { call_id: string; tool: string; status: string; credits: unknown; created_at: unknown }[] = await db(
-    'calls',
-  )
+  const rows: { call_id: string; tool: string; status: string; credits: unknown; created_at: unknown }[] = await db('calls')
     .where({ account_id: accountId })
     .orderBy([
       { column: 'created_at', order: 'desc' },
@@ -103,7 +101,8 @@ export async function usageSummary(db: Knex, accountId: string, period: { from: 
   const start = Date.parse(`${period.from}T00:00:00.000Z`);
   const end = Date.parse(`${period.to}T00:00:00.000Z`) + DAY_MS;
   // Day of a call in UTC: DATETIME columns on MySQL, epoch milliseconds on SQLite (see migrations.ts).
-  const day = db.client.dialect === 'mysql' ? db.raw('DATE_FORMAT(created_at, ?)', ['%Y-%m-%d']) : db.raw("strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')");
+  const day =
+    db.client.dialect === 'mysql' ? db.raw('DATE_FORMAT(created_at, ?)', ['%Y-%m-%d']) : db.raw("strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')");
   const rows: Array<{ day: string; tool: string; calls: unknown; credits: unknown }> = await db('calls')
     .where({ account_id: accountId })
     .andWhere('created_at', '>=', new Date(start))
@@ -130,7 +129,9 @@ export async function usageSummary(db: Knex, accountId: string, period: { from: 
     to: period.to,
     total,
     by_day: [...days].map(([date, totals]) => ({ date, ...totals })),
-    by_tool: [...tools].map(([tool, totals]) => ({ tool, ...totals })).sort((a, b) => b.credits - a.credits || b.calls - a.calls || a.tool.localeCompare(b.tool)),
+    by_tool: [...tools]
+      .map(([tool, totals]) => ({ tool, ...totals }))
+      .sort((a, b) => b.credits - a.credits || b.calls - a.calls || a.tool.localeCompare(b.tool)),
     by_day_and_tool: byDayAndTool,
   };
 }

@@ -40,11 +40,20 @@ export async function recordChange(
 
 /** The account's changes, newest first. */
 export async function listChanges(db: Knex, accountId: string, limit = 50): Promise<AccountChange[]> {
-  const rows: Array<{ action: ChangeAction; subject: string; detail: string | null; actor: 'owner' | 'operator'; actor_key_id: string | null; created_at: unknown }> =
-    await db('account_changes')
-      .where({ account_id: accountId })
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-      .limit(limit)
-      .select('action', 'subject', 'detail', 'actor', 'actor_key_id', 'created_at');
+  const rows: Array<{
+    action: ChangeAction;
+    subject: string;
+    detail: string | null;
+    actor: 'owner' | 'operator';
+    actor_key_id: string | null;
+    created_at: unknown;
+  }> = await db('account_changes')
+    .where({ account_id: accountId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit)
+    .select('action', 'subject', 'detail', 'actor', 'actor_key_id', 'created_at');
   return rows.map((row) => ({ ...row, created_at: toIso(row.created_at) }));
 }

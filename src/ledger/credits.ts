@@ -5,9 +5,7 @@ import { readBalance } from './account-lookup.ts';
 
 /** The sum of the account's ledger entries; always equal to its balance. */
 export async function ledgerSum(db: Knex, accountId: string): Promise<number> {
-  const row: { total: unknown } | undefined = await db('ledger_entries')
-    .where({ account_id: accountId })
-    .first(db.raw('coalesce(sum(amount), 0) as total'));
+  const row: { total: unknown } | undefined = await db('ledger_entries').where({ account_id: accountId }).first(db.raw('coalesce(sum(amount), 0) as total'));
   return Number(row?.total ?? 0);
 }
 

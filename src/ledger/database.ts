@@ -34,9 +34,7 @@ const knexLog = {
 export function openDatabase(databaseUrl: string): Knex {
   if (databaseUrl.startsWith('mysql://')) return openMysql(databaseUrl);
   if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl);
-  throw new DatabaseUrlError(
-    `unsupported DATABASE_URL "${redact(databaseUrl)}": expected mysql://user:pass@host:port/db or sqlite:<path>`,
-  );
+  throw new DatabaseUrlError(`unsupported DATABASE_URL "${redact(databaseUrl)}": expected mysql://user:pass@host:port/db or sqlite:<path>`);
 }
 
 function openMysql(databaseUrl: string): Knex {

@@ -27,12 +27,7 @@ function driverError(error: unknown): DriverError {
 /** A unique index or primary key refused a duplicate (MySQL/MariaDB or SQLite). */
 export function isUniqueViolation(error: unknown): boolean {
   const { code, errno } = driverError(error);
-  return (
-    code === 'ER_DUP_ENTRY' ||
-    errno === 1062 ||
-    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-  );
+  return code === 'ER_DUP_ENTRY' || errno === 1062 || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /** A row referred to a parent that does not exist (MySQL/MariaDB or SQLite). */

@@ -36,10 +36,13 @@ export class LedgerGate {
             resolve();
           },
         };
-        const timer = setTimeout(() => {
-          this.waiting = this.waiting.filter((other) => other !== waiter);
-          reject(new LedgerError('busy', 'too many charged calls are waiting for this account'));
-        }, Math.max(0, deadline - Date.now()));
+        const timer = setTimeout(
+          () => {
+            this.waiting = this.waiting.filter((other) => other !== waiter);
+            reject(new LedgerError('busy', 'too many charged calls are waiting for this account'));
+          },
+          Math.max(0, deadline - Date.now()),
+        );
         this.waiting.push(waiter);
       });
     } else {

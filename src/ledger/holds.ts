@@ -53,7 +53,9 @@ export async function hold(db: Knex, input: Held, trx?: Knex.Transaction): Promi
 
 /** The hold of `callId`, or undefined when the call holds nothing. Ledger entries never change, so any connection may read it. */
 export async function findHold(db: Knex | Knex.Transaction, callId: string): Promise<Held | undefined> {
-  const row: { account_id: string; amount: unknown } | undefined = await db('ledger_entries').where({ call_id: callId, kind: 'hold' }).first('account_id', 'amount');
+  const row: { account_id: string; amount: unknown } | undefined = await db('ledger_entries')
+    .where({ call_id: callId, kind: 'hold' })
+    .first('account_id', 'amount');
   return row ? { callId, accountId: row.account_id, credits: -Number(row.amount) } : undefined;
 }
 
@@ -66,7 +68,14 @@ export async function findSettlement(db: Knex | Knex.Transaction, callId: string
 /** Writes the capture of `held` in `trx`; false (and nothing written) when the hold was already settled. */
 export async function writeCapture(trx: Knex.Transaction, held: Held): Promise<boolean> {
   try {
-    await trx('ledger_entries').insert({ account_id: held.accountId, call_id: held.callId, kind: 'capture', amount: 0, settles: held.callId, created_at: new Date() });
+    await trx('ledger_entries').insert({
+      account_id: held.accountId,
+      call_id: held.callId,
+      kind: 'capture',
+      amount: 0,
+      settles: held.callId,
+      created_at: new Date(),
+    });
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;
@@ -82,7 +91,14 @@ export async function writeCapture(trx: Knex.Transaction, held: Held): Promise<b
 export async function writeRelease(trx: Knex.Transaction, held: Held): Promise<boolean> {
   await trx('accounts').where({ id: held.accountId }).increment('balance', held.credits);
   try {
-    await trx('ledger_entries').insert({ account_id: held.accountId, call_id: held.callId, kind: 'release', amount: held.credits, settles: held.callId, created_at: new Date() });
+    await trx('ledger_entries').insert({
+      account_id: held.accountId,
+      call_id: held.callId,
+      kind: 'release',
+      amount: held.credits,
+      settles: held.callId,
+      created_at: new Date(),
+    });
     return true;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

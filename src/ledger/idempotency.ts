@@ -19,11 +19,7 @@ export interface StoredAnswer {
   body: string;
 }
 
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'stored'; answer: StoredAnswer }
-  | { kind: 'in_progress' }
-  | { kind: 'reused' };
+export type Claim = { kind: 'claimed' } | { kind: 'stored'; answer: StoredAnswer } | { kind: 'in_progress' } | { kind: 'reused' };
 
 interface KeyRow {
   fingerprint: string;
@@ -76,5 +72,7 @@ export async function releaseIdempotencyKey(db: Knex, accountId: string, key: st
 
 /** Deletes the keys older than IDEMPOTENCY_TTL_MS; the number deleted. */
 export async function deleteExpiredIdempotencyKeys(db: Knex, now = new Date()): Promise<number> {
-  return db(TABLE).where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_TTL_MS)).delete();
+  return db(TABLE)
+    .where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_TTL_MS))
+    .delete();
 }

@@ -15,16 +15,7 @@ export {
   type KeyListing,
   type AuthenticatedKey,
 } from './keys.ts';
-export {
-  PACK_IDS,
-  isPackId,
-  setPackEnabled,
-  packSettings,
-  enabledPacks,
-  isPackEnabled,
-  type PackId,
-  type PackSettings,
-} from './packs.ts';
+export { PACK_IDS, isPackId, setPackEnabled, packSettings, enabledPacks, isPackEnabled, type PackId, type PackSettings } from './packs.ts';
 export { ledgerSum, getBalance } from './credits.ts';
 export { recordChange, listChanges, OPERATOR, type Actor, type AccountChange, type ChangeAction } from './changes.ts';
 export { recordCall, usage, usageSummary, type CallRecord, type UsageEntry, type UsageSummary, type UsageTotals } from './calls.ts';

@@ -72,12 +72,11 @@ export async function renameKey(db: Knex, accountId: string, keyId: string, name
 /** The account's live keys, oldest first. */
 export async function listKeys(db: Knex, accountId: string): Promise<KeyListing[]> {
   await requireAccount(db, accountId);
-  const rows: { id: string; name: string | null; prefix: string; created_at: unknown; last_used_at: unknown }[] =
-    await db('api_keys')
-      .where({ account_id: accountId })
-      .whereNull('deleted_at')
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .select('id', 'name', 'prefix', 'created_at', 'last_used_at');
+  const rows: { id: string; name: string | null; prefix: string; created_at: unknown; last_used_at: unknown }[] = await db('api_keys')
+    .where({ account_id: accountId })
+    .whereNull('deleted_at')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select('id', 'name', 'prefix', 'created_at', 'last_used_at');
   return rows.map((row) => ({
     id: row.id,
     name: row.name,

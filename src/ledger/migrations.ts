@@ -58,7 +58,10 @@ const initialSchema: NamedMigration = {
       table.bigIncrements('id').primary();
       table.string('account_id', 32).notNullable().references('id').inTable('accounts');
       table.string('call_id', 64).nullable();
-      table.string('kind', 16).notNullable().checkIn([...LEDGER_ENTRY_KINDS]);
+      table
+        .string('kind', 16)
+        .notNullable()
+        .checkIn([...LEDGER_ENTRY_KINDS]);
       table.bigInteger('amount').notNullable();
       table.datetime('created_at', { precision: 3 }).notNullable();
       // A call is debited at most once and refunded at most once (NULL call_ids, i.e. grants, never collide).
@@ -173,7 +176,9 @@ const holdSettlements: NamedMigration = {
       // The reconciler looks for old holds without a settlement.
       table.index(['kind', 'created_at'], 'ledger_entries_kind_created_at_index');
     });
-    await db('ledger_entries').whereIn('kind', ['capture', 'release']).update({ settles: db.ref('call_id') });
+    await db('ledger_entries')
+      .whereIn('kind', ['capture', 'release'])
+      .update({ settles: db.ref('call_id') });
     await db.schema.alterTable('figures', (table) => {
       table.index(['call_id'], 'figures_call_id_index');
     });

@@ -32,9 +32,7 @@ export async function setPackEnabled(db: Knex, accountId: string, pack: string, 
 
 /** Every pack with its state for the account (no row means on). Does not check that the account exists. */
 export async function packSettings(db: Knex, accountId: string): Promise<PackSettings> {
-  const rows: { pack: string; enabled: unknown }[] = await db('account_packs')
-    .where({ account_id: accountId })
-    .select('pack', 'enabled');
+  const rows: { pack: string; enabled: unknown }[] = await db('account_packs').where({ account_id: accountId }).select('pack', 'enabled');
   const settings = Object.fromEntries(PACK_IDS.map((pack) => [pack, true])) as PackSettings;
   for (const row of rows) {
     if (isPackId(row.pack)) settings[row.pack] = Boolean(row.enabled);
@@ -50,8 +48,6 @@ export async function enabledPacks(db: Knex, accountId: string): Promise<PackId[
 /** One primary-key lookup; meant for the request path. */
 export async function isPackEnabled(db: Knex, accountId: string, pack: string): Promise<boolean> {
   requirePackId(pack);
-  const row: { enabled: unknown } | undefined = await db('account_packs')
-    .where({ account_id: accountId, pack })
-    .first('enabled');
+  const row: { enabled: unknown } | undefined = await db('account_packs').where({ account_id: accountId, pack }).first('enabled');
   return row === undefined || Boolean(row.enabled);
 }

@@ -115,7 +115,10 @@ export async function settleCall(db: Knex, held: Held, call: CallRecord, succeed
       if (outcome === undefined) throw new Error(`call "${held.callId}" was neither captured nor released`);
       const credits = outcome === 'capture' ? held.credits : 0;
       // An earlier attempt may have written the row already (its COMMIT's answer was lost).
-      await trx('calls').insert(callRow({ ...call, credits })).onConflict('call_id').ignore();
+      await trx('calls')
+        .insert(callRow({ ...call, credits }))
+        .onConflict('call_id')
+        .ignore();
       return credits;
     }),
   );

@@ -10,7 +10,11 @@ export const isEnsemblGeneId = (text: string): boolean => ENSEMBL_GENE.test(text
 export const isPdbId = (text: string): boolean => PDB_ID.test(text.trim());
 
 /** ENSG00000157764.13 → ENSG00000157764. */
-export const unversioned = (id: string): string => id.trim().toUpperCase().replace(/\.\d+$/, '');
+export const unversioned = (id: string): string =>
+  id
+    .trim()
+    .toUpperCase()
+    .replace(/\.\d+$/, '');
 
 /** Something that looks like a gene symbol (BRAF, Tp53, HLA-A, C9orf72), not a phrase. */
 export const looksLikeSymbol = (text: string): boolean => /^[A-Za-z0-9][A-Za-z0-9._-]{0,29}$/.test(text.trim());

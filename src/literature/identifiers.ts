@@ -12,7 +12,10 @@ export function normalizeDoi(value: string | undefined | null): string | undefin
   } catch {
     // keep it as given
   }
-  text = text.replace(/^(https?:\/\/)?(dx\.)?doi\.org\//i, '').replace(/^doi:\s*/i, '').trim();
+  text = text
+    .replace(/^(https?:\/\/)?(dx\.)?doi\.org\//i, '')
+    .replace(/^doi:\s*/i, '')
+    .trim();
   text = text.replace(/[.,;:)\]}>'"]+$/, '');
   return /^10\.\d{4,9}\/\S+$/.test(text) ? text.toLowerCase() : undefined;
 }
@@ -34,7 +37,11 @@ const OLD_ARXIV = /^([a-z-]+(?:\.[A-Z]{2})?\/\d{7})(v\d+)?$/;
 /** An arXiv id in normal form (old ids keep their archive, versions are kept when given); undefined when not one. */
 export function normalizeArxivId(value: string | undefined | null): string | undefined {
   if (!value) return undefined;
-  const text = value.trim().replace(/^arxiv:\s*/i, '').replace(/^https?:\/\/(export\.)?arxiv\.org\/(abs|pdf)\//i, '').replace(/\.pdf$/i, '');
+  const text = value
+    .trim()
+    .replace(/^arxiv:\s*/i, '')
+    .replace(/^https?:\/\/(export\.)?arxiv\.org\/(abs|pdf)\//i, '')
+    .replace(/\.pdf$/i, '');
   const modern = NEW_ARXIV.exec(text);
   if (modern) return `${modern[1]}${modern[2] ?? ''}`;
   const old = OLD_ARXIV.exec(text);

@@ -32,7 +32,10 @@ export function hasRetractedTitle(title: string | undefined): boolean {
   return /^\s*\[?retracted(?: article)?\]?\s*[:.\-–—]/i.test(title ?? '');
 }
 
-const titleWords = (text: string | undefined) => normalizeText(text?.replace(RETRACTION_PREFIX, '')).split(' ').filter((word) => word.length > 2 || /\d/.test(word));
+const titleWords = (text: string | undefined) =>
+  normalizeText(text?.replace(RETRACTION_PREFIX, ''))
+    .split(' ')
+    .filter((word) => word.length > 2 || /\d/.test(word));
 
 /**
  * Title similarity, 0..1: the Dice coefficient of the word sets (short words ignored), taken as
@@ -47,7 +50,8 @@ export function titleSimilarity(cited: string | undefined, actual: string | unde
   for (const word of left) if (right.has(word)) shared += 1;
   const dice = (2 * shared) / (left.size + right.size);
   const main = actual?.replace(RETRACTION_PREFIX, '').split(/:\s/)[0];
-  const withoutSubtitle = main !== undefined && main !== actual && left.size >= 3 && normalizeText(main) === normalizeText(cited?.replace(RETRACTION_PREFIX, ''));
+  const withoutSubtitle =
+    main !== undefined && main !== actual && left.size >= 3 && normalizeText(main) === normalizeText(cited?.replace(RETRACTION_PREFIX, ''));
   return withoutSubtitle ? Math.max(dice, 0.9) : dice;
 }
 
@@ -66,7 +70,10 @@ function abbreviates(short: string, long: string): boolean {
 
 /** Cited venue and actual venue name the same journal (full names, ISO/NLM abbreviations, case and punctuation aside). */
 export function sameJournal(cited: string, actual: string): boolean {
-  const words = (text: string) => normalizeText(text.replace(/\(.*?\)/g, ' ')).split(' ').filter((word) => word !== '' && !JOURNAL_STOPWORDS.has(word) && !VENUE_NOISE.test(word) && word.length > 1);
+  const words = (text: string) =>
+    normalizeText(text.replace(/\(.*?\)/g, ' '))
+      .split(' ')
+      .filter((word) => word !== '' && !JOURNAL_STOPWORDS.has(word) && !VENUE_NOISE.test(word) && word.length > 1);
   const short = words(cited);
   const long = words(actual);
   if (short.length === 0 || long.length === 0) return true;
@@ -90,10 +97,17 @@ export function sameJournal(cited: string, actual: string): boolean {
 
 /** First and last page; "2310-5" is 2310-2315, and "928-943.e22" keeps its e-page suffix. */
 function pageRange(pages: string): { first: string; last?: string } {
-  const [first = '', last] = pages.replace(/\s/g, '').replace(/[–—]+/g, '-').replace(/-+/g, '-').replace(/^pp?\./i, '').toLowerCase().split('-');
+  const [first = '', last] = pages
+    .replace(/\s/g, '')
+    .replace(/[–—]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^pp?\./i, '')
+    .toLowerCase()
+    .split('-');
   if (last === undefined || last === '') return { first };
   const [lastPage = '', suffix = ''] = /^(\d+)(\.e\d+)?$/.exec(last)?.slice(1) ?? [last];
-  if (/^\d+$/.test(first) && /^\d+$/.test(lastPage) && lastPage.length < first.length) return { first, last: first.slice(0, first.length - lastPage.length) + lastPage + suffix };
+  if (/^\d+$/.test(first) && /^\d+$/.test(lastPage) && lastPage.length < first.length)
+    return { first, last: first.slice(0, first.length - lastPage.length) + lastPage + suffix };
   return { first, last };
 }
 
@@ -125,13 +139,16 @@ export interface Scored extends Candidate {
 /** Score of one candidate for one reference, 0..1: title 0.7, first author 0.15, year 0.15. */
 export function scoreCandidate(reference: ParsedReference, candidate: Candidate): Scored {
   const title = reference.title ? titleSimilarity(reference.title, candidate.paper.title) : titleSimilarity(reference.raw, candidate.paper.title) * 0.9;
-  const cited = reference.firstAuthor ? familyName(reference.firstAuthor) ?? normalizeText(reference.firstAuthor) : undefined;
+  const cited = reference.firstAuthor ? (familyName(reference.firstAuthor) ?? normalizeText(reference.firstAuthor)) : undefined;
   const actual = familyName(candidate.paper.authors[0]);
   const authorMatches = cited && actual ? cited === actual || cited.split(' ').at(-1) === actual.split(' ').at(-1) : undefined;
   const years = [candidate.paper.year, ...(candidate.altYears ?? [])].filter((year): year is number => year !== undefined);
   const yearMatches = reference.year !== undefined && years.length > 0 ? years.includes(reference.year) : undefined;
   const yearClose = reference.year !== undefined && years.length > 0 ? years.some((year) => Math.abs(year - reference.year!) <= 1) : undefined;
-  const score = 0.7 * title + 0.15 * (authorMatches === undefined ? 0.5 : authorMatches ? 1 : 0) + 0.15 * (yearMatches === undefined ? 0.5 : yearMatches ? 1 : yearClose ? 0.5 : 0);
+  const score =
+    0.7 * title +
+    0.15 * (authorMatches === undefined ? 0.5 : authorMatches ? 1 : 0) +
+    0.15 * (yearMatches === undefined ? 0.5 : yearMatches ? 1 : yearClose ? 0.5 : 0);
   return { ...candidate, score: Math.round(score * 1000) / 1000, title, authorMatches, yearMatches, yearClose };
 }
 
@@ -148,7 +165,11 @@ export interface Verdict {
 
 /** Volumes compared as written, leading zeros and case aside. */
 function sameVolume(cited: string, actual: string): boolean {
-  const plain = (value: string) => value.trim().toLowerCase().replace(/^0+(?=\d)/, '');
+  const plain = (value: string) =>
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/^0+(?=\d)/, '');
   return plain(cited) === plain(actual);
 }
 
@@ -157,11 +178,15 @@ export function differencesOf(reference: ParsedReference, match: Scored): Differ
   const paper = match.paper;
   const differences: Difference[] = [];
   if (match.yearMatches === false && paper.year !== undefined) differences.push({ field: 'year', cited: String(reference.year), actual: String(paper.year) });
-  if (reference.volume && paper.volume && !sameVolume(reference.volume, paper.volume)) differences.push({ field: 'volume', cited: reference.volume, actual: paper.volume });
-  if (reference.pages && paper.pages && !samePages(reference.pages, paper.pages)) differences.push({ field: 'pages', cited: reference.pages, actual: paper.pages });
+  if (reference.volume && paper.volume && !sameVolume(reference.volume, paper.volume))
+    differences.push({ field: 'volume', cited: reference.volume, actual: paper.volume });
+  if (reference.pages && paper.pages && !samePages(reference.pages, paper.pages))
+    differences.push({ field: 'pages', cited: reference.pages, actual: paper.pages });
   if (paper.doi && reference.doi !== undefined && reference.doi !== paper.doi) differences.push({ field: 'doi', cited: reference.doi, actual: paper.doi });
-  if (reference.journal && paper.venue && !sameJournal(reference.journal, paper.venue)) differences.push({ field: 'journal', cited: reference.journal, actual: paper.venue });
-  if (match.authorMatches === false && paper.authors[0]) differences.push({ field: 'first_author', cited: reference.firstAuthor, actual: familyNameAsWritten(paper.authors[0]) });
+  if (reference.journal && paper.venue && !sameJournal(reference.journal, paper.venue))
+    differences.push({ field: 'journal', cited: reference.journal, actual: paper.venue });
+  if (match.authorMatches === false && paper.authors[0])
+    differences.push({ field: 'first_author', cited: reference.firstAuthor, actual: familyNameAsWritten(paper.authors[0]) });
   return differences;
 }
 

@@ -56,7 +56,14 @@ export interface Paper {
 export function normalizeText(text: string | undefined): string {
   if (!text) return '';
   return text
-    .replace(/[øØ]/g, 'o').replace(/[æÆ]/g, 'ae').replace(/[œŒ]/g, 'oe').replace(/ß/g, 'ss').replace(/[łŁ]/g, 'l').replace(/[đĐ]/g, 'd').replace(/[þÞ]/g, 'th').replace(/ı/g, 'i')
+    .replace(/[øØ]/g, 'o')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/[œŒ]/g, 'oe')
+    .replace(/ß/g, 'ss')
+    .replace(/[łŁ]/g, 'l')
+    .replace(/[đĐ]/g, 'd')
+    .replace(/[þÞ]/g, 'th')
+    .replace(/ı/g, 'i')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/<[^>]+>/g, ' ')
@@ -160,7 +167,11 @@ export function deduplicate(lists: Array<{ source: LiteratureSource; papers: Pap
         for (const key of keysOf(match.merged)) if (!byKey.has(key)) byKey.set(key, match);
         continue;
       }
-      const entry: MergedPaper = { primary: { source: list.source, paper, retrievedAt: list.retrievedAt }, merged: { ...paper, authors: [...paper.authors] }, foundIn: [list.source] };
+      const entry: MergedPaper = {
+        primary: { source: list.source, paper, retrievedAt: list.retrievedAt },
+        merged: { ...paper, authors: [...paper.authors] },
+        foundIn: [list.source],
+      };
       merged.push(entry);
       for (const key of keys) if (!byKey.has(key)) byKey.set(key, entry);
     }

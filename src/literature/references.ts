@@ -19,7 +19,8 @@ export interface ParsedReference {
   doi?: string;
 }
 
-const BIBTEX_ENTRY = /@(article|inproceedings|incollection|book|misc|phdthesis|mastersthesis|techreport|inbook|proceedings|unpublished|online|conference)\s*\{/gi;
+const BIBTEX_ENTRY =
+  /@(article|inproceedings|incollection|book|misc|phdthesis|mastersthesis|techreport|inbook|proceedings|unpublished|online|conference)\s*\{/gi;
 
 /** One reference per item: BibTeX entries, numbered items, paragraphs, or lines. */
 export function splitReferences(text: string): string[] {
@@ -46,13 +47,29 @@ export function splitReferences(text: string): string[] {
 }
 
 function paragraphs(text: string): string[] {
-  return text.split(/\n\s*\n/).map((block) => block.trim()).filter((block) => block !== '');
+  return text
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter((block) => block !== '');
 }
 
 /** LaTeX accent commands and the combining marks they stand for. */
 const LATEX_ACCENTS: Record<string, string> = {
-  "'": '\u0301', '`': '\u0300', '^': '\u0302', '"': '\u0308', '~': '\u0303', '=': '\u0304', '.': '\u0307',
-  u: '\u0306', v: '\u030c', H: '\u030b', c: '\u0327', k: '\u0328', r: '\u030a', d: '\u0323', b: '\u0331',
+  "'": '\u0301',
+  '`': '\u0300',
+  '^': '\u0302',
+  '"': '\u0308',
+  '~': '\u0303',
+  '=': '\u0304',
+  '.': '\u0307',
+  u: '\u0306',
+  v: '\u030c',
+  H: '\u030b',
+  c: '\u0327',
+  k: '\u0328',
+  r: '\u030a',
+  d: '\u0323',
+  b: '\u0331',
 };
 /** LaTeX commands for letters of their own. */
 const LATEX_LETTERS: Record<string, string> = { aa: 'å', AA: 'Å', o: 'ø', O: 'Ø', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ', ss: 'ß', l: 'ł', L: 'Ł', i: 'ı', j: 'ȷ' };
@@ -110,9 +127,16 @@ function bibtexFields(entry: string): Record<string, string> {
 
 function fromBibtex(raw: string): ParsedReference {
   const fields = bibtexFields(raw);
-  const authors = fields.author?.split(/\s+and\s+/i).map((author) => author.trim()).filter((author) => author !== '' && !/^others$/i.test(author));
+  const authors = fields.author
+    ?.split(/\s+and\s+/i)
+    .map((author) => author.trim())
+    .filter((author) => author !== '' && !/^others$/i.test(author));
   const year = Number(/\d{4}/.exec(fields.year ?? fields.date ?? '')?.[0]);
-  const venue = fields.journal ?? fields.journaltitle ?? fields.booktitle ?? (/arxiv/i.test(`${fields.eprinttype ?? ''} ${fields.archiveprefix ?? ''} ${fields.howpublished ?? ''}`) ? 'arXiv' : fields.howpublished);
+  const venue =
+    fields.journal ??
+    fields.journaltitle ??
+    fields.booktitle ??
+    (/arxiv/i.test(`${fields.eprinttype ?? ''} ${fields.archiveprefix ?? ''} ${fields.howpublished ?? ''}`) ? 'arXiv' : fields.howpublished);
   return finish({
     raw,
     authors,
@@ -133,8 +157,17 @@ const INITIALS_ONLY = /^(\p{Lu}\.?\s?-?)+$/u;
 
 /** Splits an author list written "A, B, & C", "A and B", "A; B" or Vancouver "Smith J, Doe A". */
 export function splitAuthors(text: string): string[] {
-  const cleaned = text.replace(/,?\s*\bet al\b\.?/gi, '').replace(/\s*&\s*/g, ', ').replace(/,?\s+and\s+/gi, ', ').replace(/\.\s*$/, '').trim();
-  if (cleaned.includes(';')) return cleaned.split(';').map((part) => part.trim()).filter(Boolean);
+  const cleaned = text
+    .replace(/,?\s*\bet al\b\.?/gi, '')
+    .replace(/\s*&\s*/g, ', ')
+    .replace(/,?\s+and\s+/gi, ', ')
+    .replace(/\.\s*$/, '')
+    .trim();
+  if (cleaned.includes(';'))
+    return cleaned
+      .split(';')
+      .map((part) => part.trim())
+      .filter(Boolean);
   const parts = cleaned.split(/\s*,\s*/).filter(Boolean);
   // "Smith, J., van der Berg, A." — a family name followed by its initials: pair them up again.
   const paired: string[] = [];
@@ -166,7 +199,11 @@ function firstFamily(author: string | undefined): string | undefined {
 }
 
 function finish(reference: ParsedReference): ParsedReference {
-  const clean = (value: string | undefined) => value?.replace(/\s+/g, ' ').replace(/^[\s,.;:]+|[\s,.;:]+$/g, '').trim() || undefined;
+  const clean = (value: string | undefined) =>
+    value
+      ?.replace(/\s+/g, ' ')
+      .replace(/^[\s,.;:]+|[\s,.;:]+$/g, '')
+      .trim() || undefined;
   const result: ParsedReference = {
     raw: reference.raw,
     authors: reference.authors && reference.authors.length > 0 ? reference.authors : undefined,
@@ -215,7 +252,8 @@ function readNumbers(tail: string): Numbers {
   const apa = new RegExp(String.raw`(?<![\d.])(\d+)\s*(?:\(([^)]+)\))?\s*[,:]\s*(?:pp?\.\s*)?(${PAGES})(?!\d)`).exec(tail);
   // "…, 1992, pp. 343–348" (a proceedings year before its pages) is no volume; "2008(10), P10008" is.
   const yearBeforePages = apa !== null && apa[2] === undefined && new RegExp(`^${YEAR}$`).test(apa[1]!);
-  if (apa && !yearBeforePages && !new RegExp(`^${YEAR}$`).test(apa[3]!)) return { volume: apa[1], issue: apa[2], pages: apa[3], rest: tail.slice(0, apa.index) };
+  if (apa && !yearBeforePages && !new RegExp(`^${YEAR}$`).test(apa[3]!))
+    return { volume: apa[1], issue: apa[2], pages: apa[3], rest: tail.slice(0, apa.index) };
   const volumeOnly = /(?<![\d.])(\d+)\s*\(([^)]+)\)/.exec(tail);
   if (volumeOnly) return { volume: volumeOnly[1], issue: volumeOnly[2], rest: tail.slice(0, volumeOnly.index) };
   if (pages) return { pages: pages[1], rest: tail.slice(0, pages.index) };
@@ -241,14 +279,26 @@ function yearIn(text: string): number | undefined {
  * Platt's) opens or closes nothing: a quote opens after a non-letter and closes before one.
  */
 function quotedTitle(text: string): { index: number; length: number; title: string } | undefined {
-  const patterns = [/“(.{8,}?)[,.]?”/u, /``(.{8,}?)[,.]?''/u, /(?<![\p{L}\d])"(.{8,}?)[,.]?"(?![\p{L}\d])/u, /(?<![\p{L}\d])‘(.{8,}?)[,.]?’(?![\p{L}\d])/u, /(?<![\p{L}\d])'(.{8,}?)[,.]?'(?![\p{L}\d])/u];
-  const found = patterns.map((pattern) => pattern.exec(text)).filter((match): match is RegExpExecArray => match !== null).sort((a, b) => a.index - b.index)[0];
+  const patterns = [
+    /“(.{8,}?)[,.]?”/u,
+    /``(.{8,}?)[,.]?''/u,
+    /(?<![\p{L}\d])"(.{8,}?)[,.]?"(?![\p{L}\d])/u,
+    /(?<![\p{L}\d])‘(.{8,}?)[,.]?’(?![\p{L}\d])/u,
+    /(?<![\p{L}\d])'(.{8,}?)[,.]?'(?![\p{L}\d])/u,
+  ];
+  const found = patterns
+    .map((pattern) => pattern.exec(text))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .sort((a, b) => a.index - b.index)[0];
   return found ? { index: found.index, length: found[0].length, title: found[1]! } : undefined;
 }
 
 /** The venue: the text before the numbers, without "In:", a trailing year or a publisher place. */
 function venueOf(rest: string): string | undefined {
-  const venue = rest.replace(/^\s*in:?\s+/i, '').replace(new RegExp(String.raw`[,;.]?\s*(?:\(\s*)?${YEAR}[a-z]?\)?\s*[,;.]?\s*$`), '').split(/[,;]\s+(?=(?:vol|no|pp?)\.)/i)[0];
+  const venue = rest
+    .replace(/^\s*in:?\s+/i, '')
+    .replace(new RegExp(String.raw`[,;.]?\s*(?:\(\s*)?${YEAR}[a-z]?\)?\s*[,;.]?\s*$`), '')
+    .split(/[,;]\s+(?=(?:vol|no|pp?)\.)/i)[0];
   return venue?.replace(/[\s,;.:(]+$/, '').trim() || undefined;
 }
 
@@ -257,8 +307,15 @@ export function parseReference(input: string): ParsedReference {
   const raw = input.trim();
   if (/^@\w+\s*\{/.test(raw)) return fromBibtex(raw);
   const doi = extractDois(raw)[0];
-  let text = raw.replace(/(https?:\/\/(dx\.)?doi\.org\/|\bdoi:\s*)?10\.\d{4,9}\/\S+/gi, ' ').replace(/\b(available at|retrieved from)\b.*$/i, '').replace(/https?:\/\/\S+/g, ' ');
-  text = text.replace(/[,.]?\s*\bdoi:?\s*$/i, '').replace(/\s+/g, ' ').trim().replace(/^\s*(\[\d{1,3}\]|\d{1,3}[.)])\s+/, '');
+  let text = raw
+    .replace(/(https?:\/\/(dx\.)?doi\.org\/|\bdoi:\s*)?10\.\d{4,9}\/\S+/gi, ' ')
+    .replace(/\b(available at|retrieved from)\b.*$/i, '')
+    .replace(/https?:\/\/\S+/g, ' ');
+  text = text
+    .replace(/[,.]?\s*\bdoi:?\s*$/i, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\s*(\[\d{1,3}\]|\d{1,3}[.)])\s+/, '');
 
   // A quoted title (IEEE, Harvard, Chicago, MLA): authors (and year) before it, venue after it.
   const quoted = quotedTitle(text);
@@ -269,8 +326,15 @@ export function parseReference(input: string): ParsedReference {
     const authorsText = before.replace(new RegExp(String.raw`\(?\b${YEAR}[a-z]?\)?\.?`, 'g'), ' ').replace(/[\s,.]+$/, '');
     const numbers = readNumbers(after);
     return finish({
-      raw, doi, title: quoted.title, authors: splitAuthors(authorsText.replace(/,?\s*(eds?\.?|\(eds?\.?\))$/i, '')),
-      year: yearBefore ? Number(yearBefore[1] ?? yearBefore[2]) : yearIn(after), journal: venueOf(numbers.rest), volume: numbers.volume, issue: numbers.issue, pages: numbers.pages,
+      raw,
+      doi,
+      title: quoted.title,
+      authors: splitAuthors(authorsText.replace(/,?\s*(eds?\.?|\(eds?\.?\))$/i, '')),
+      year: yearBefore ? Number(yearBefore[1] ?? yearBefore[2]) : yearIn(after),
+      journal: venueOf(numbers.rest),
+      volume: numbers.volume,
+      issue: numbers.issue,
+      pages: numbers.pages,
     });
   }
 
@@ -280,8 +344,15 @@ export function parseReference(input: string): ParsedReference {
     const [titlePart, venuePart] = titleAndVenue(authorYear[3]!);
     const numbers = readNumbers(venuePart);
     return finish({
-      raw, doi, authors: splitAuthors(authorYear[1]!), year: Number(authorYear[2]), title: titlePart,
-      journal: venueOf(numbers.rest.split(/,\s*(?=\d)/)[0]!.replace(/\s*\((?:pp?\.)?[^)]*\)\s*$/, '')), volume: numbers.volume, issue: numbers.issue, pages: numbers.pages,
+      raw,
+      doi,
+      authors: splitAuthors(authorYear[1]!),
+      year: Number(authorYear[2]),
+      title: titlePart,
+      journal: venueOf(numbers.rest.split(/,\s*(?=\d)/)[0]!.replace(/\s*\((?:pp?\.)?[^)]*\)\s*$/, '')),
+      volume: numbers.volume,
+      issue: numbers.issue,
+      pages: numbers.pages,
     });
   }
 
@@ -291,8 +362,15 @@ export function parseReference(input: string): ParsedReference {
     const [titlePart, venuePart] = titleAndVenue(chicago[3]!);
     const numbers = readNumbers(venuePart);
     return finish({
-      raw, doi, authors: splitAuthors(chicago[1]!), year: Number(chicago[2]), title: titlePart,
-      journal: venueOf(numbers.rest.replace(/\s+\d+\s*$/, '')), volume: numbers.volume, issue: numbers.issue, pages: numbers.pages,
+      raw,
+      doi,
+      authors: splitAuthors(chicago[1]!),
+      year: Number(chicago[2]),
+      title: titlePart,
+      journal: venueOf(numbers.rest.replace(/\s+\d+\s*$/, '')),
+      volume: numbers.volume,
+      issue: numbers.issue,
+      pages: numbers.pages,
     });
   }
 
@@ -312,8 +390,15 @@ export function parseReference(input: string): ParsedReference {
       const numbers = new RegExp(String.raw`^\s*(?:;\s*([\w-]+)?\s*(?:\(([^)]+)\))?)?\s*(?::\s*(${PAGES}))?`).exec(after);
       const pages = numbers?.[3] ?? new RegExp(String.raw`\bpp?\.\s*(${PAGES})`).exec(after)?.[1];
       return finish({
-        raw, doi, authors: splitAuthors(vancouverAuthors[1]!), title: title.replace(/[.]$/, ''), year: Number(date[1]), journal,
-        volume: numbers?.[1], issue: numbers?.[2], pages,
+        raw,
+        doi,
+        authors: splitAuthors(vancouverAuthors[1]!),
+        title: title.replace(/[.]$/, ''),
+        year: Number(date[1]),
+        journal,
+        volume: numbers?.[1],
+        issue: numbers?.[2],
+        pages,
       });
     }
   }
@@ -322,8 +407,18 @@ export function parseReference(input: string): ParsedReference {
   const acsVenue = acs ? new RegExp(String.raw`^(.+?)\s+(${YEAR}),\s*(\d+)(?:\s*\(([^)]+)\))?(?:,\s*(${PAGES}))?$`).exec(titleAndVenue(acs[2]!)[1]) : null;
   if (acs && acsVenue) {
     return finish({
-      raw, doi, authors: acs[1]!.split(/;\s*|,\s*(?=[\p{L}'’ -]+,\s*\p{Lu}\.)/u).map((author) => author.replace(/[;,]\s*$/, '').trim()).filter(Boolean),
-      title: titleAndVenue(acs[2]!)[0], journal: acsVenue[1], year: Number(acsVenue[2]), volume: acsVenue[3], issue: acsVenue[4], pages: acsVenue[5],
+      raw,
+      doi,
+      authors: acs[1]!
+        .split(/;\s*|,\s*(?=[\p{L}'’ -]+,\s*\p{Lu}\.)/u)
+        .map((author) => author.replace(/[;,]\s*$/, '').trim())
+        .filter(Boolean),
+      title: titleAndVenue(acs[2]!)[0],
+      journal: acsVenue[1],
+      year: Number(acsVenue[2]),
+      volume: acsVenue[3],
+      issue: acsVenue[4],
+      pages: acsVenue[5],
     });
   }
   const sentences = splitSentences(text);

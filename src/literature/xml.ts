@@ -23,10 +23,20 @@ export function safeXmlParser(repeated: readonly string[]): XMLParser {
   });
 }
 
-const parser = safeXmlParser(['entry', 'author', 'link', 'category', 'PubmedArticle', 'Author', 'AbstractText', 'ArticleId', 'ELocationID', 'arxiv:affiliation']);
+const parser = safeXmlParser([
+  'entry',
+  'author',
+  'link',
+  'category',
+  'PubmedArticle',
+  'Author',
+  'AbstractText',
+  'ArticleId',
+  'ELocationID',
+  'arxiv:affiliation',
+]);
 
 export class XmlError extends Error {}
-
 
 /** The parsed document; a document the parser refuses (external entities, broken markup) is an XmlError. */
 export function parseXml(text: string): Record<string, unknown> {
@@ -62,7 +72,11 @@ export function textOf(node: unknown): string | undefined {
 function rawText(node: unknown): string | undefined {
   if (node === undefined || node === null) return undefined;
   if (typeof node === 'string' || typeof node === 'number') return String(node);
-  if (Array.isArray(node)) return node.map(rawText).filter((part) => part !== undefined).join(' ');
+  if (Array.isArray(node))
+    return node
+      .map(rawText)
+      .filter((part) => part !== undefined)
+      .join(' ');
   if (typeof node === 'object') {
     const parts: string[] = [];
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {

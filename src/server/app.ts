@@ -46,7 +46,15 @@ export interface AppDependencies {
   validateResponses?: boolean;
 }
 
-export async function createApp({ db, config, logger, handlers = createHandlers(), upstream = createUpstreamClient(config, logger), figureRenderer, validateResponses = process.env.NODE_ENV === 'test' }: AppDependencies): Promise<Express> {
+export async function createApp({
+  db,
+  config,
+  logger,
+  handlers = createHandlers(),
+  upstream = createUpstreamClient(config, logger),
+  figureRenderer,
+  validateResponses = process.env.NODE_ENV === 'test',
+}: AppDependencies): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
   if (validateResponses) app.use(createResponseValidator(openapi));

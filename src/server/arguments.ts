@@ -58,7 +58,9 @@ export function checkConstraints(tool: ToolMetadata, args: Arguments): string[] 
         const applies = Object.entries(when).every(([field, value]) => args[field] === value);
         if (!applies || !present(args, startField) || !present(args, endField)) break;
         const days = (Date.parse(String(args[endField])) - Date.parse(String(args[startField]))) / DAY_MS + 1;
-        const condition = Object.entries(when).map(([field, value]) => ` when ${field} is ${String(value)}`).join('');
+        const condition = Object.entries(when)
+          .map(([field, value]) => ` when ${field} is ${String(value)}`)
+          .join('');
         if (days > constraint.max) {
           problems.push(`${endField}: ${startField} to ${endField} spans ${days} days; at most ${constraint.max}${condition}`);
         }

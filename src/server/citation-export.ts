@@ -20,7 +20,11 @@ export const CITATION_MEDIA_TYPES = {
 export type CitationFormat = keyof typeof CITATION_MEDIA_TYPES;
 
 /** Tools marked `citation_export: true` in tools.yaml. */
-export const EXPORTING_TOOLS: ReadonlySet<ToolName> = new Set(Object.values(tools).filter((tool) => tool.citationExport).map((tool) => tool.name as ToolName));
+export const EXPORTING_TOOLS: ReadonlySet<ToolName> = new Set(
+  Object.values(tools)
+    .filter((tool) => tool.citationExport)
+    .map((tool) => tool.name as ToolName),
+);
 
 /** What a paper record holds that a citation needs (search_papers / get_paper data, or verify_references' matched). */
 interface PaperFacts {
@@ -72,7 +76,11 @@ function person(name: string): Record<string, string> {
 
 /** Letters of a word without accents or punctuation, lower-case. */
 function keyPart(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9]/g, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toLowerCase();
 }
 
 const SMALL_WORDS = new Set(['a', 'an', 'the', 'on', 'of', 'in', 'for', 'and', 'to', 'with', 'at', 'by', 'from']);
@@ -81,7 +89,11 @@ const SMALL_WORDS = new Set(['a', 'an', 'the', 'on', 'of', 'in', 'for', 'and', '
 function baseKey(facts: PaperFacts, title: string | undefined): string {
   const firstAuthor = facts.authors?.[0];
   const family = firstAuthor ? keyPart(person(firstAuthor).family ?? firstAuthor.split(/\s+/).at(-1) ?? '') : '';
-  const word = (title ?? '').split(/\s+/).map(keyPart).find((w) => w.length > 0 && !SMALL_WORDS.has(w)) ?? '';
+  const word =
+    (title ?? '')
+      .split(/\s+/)
+      .map(keyPart)
+      .find((w) => w.length > 0 && !SMALL_WORDS.has(w)) ?? '';
   return `${family || 'anon'}${facts.year ?? 'nd'}${word}`;
 }
 
@@ -157,7 +169,15 @@ export function notAcceptableMessage(tool: ToolName, accept: string | undefined)
 }
 
 /** A tool result answered as citations; the call id and credits travel in headers. */
-export function citationAnswer(format: CitationFormat, tool: ToolName, result: { records: unknown[]; call_id: string; credits_used: number }): { status: number; headers: Record<string, string>; body: string } {
+export function citationAnswer(
+  format: CitationFormat,
+  tool: ToolName,
+  result: { records: unknown[]; call_id: string; credits_used: number },
+): { status: number; headers: Record<string, string>; body: string } {
   const body = formatCitations(format, toCslItems(tool, result.records as PaperRecord[]));
-  return { status: 200, headers: { 'Content-Type': `${CITATION_MEDIA_TYPES[format]}; charset=utf-8`, 'X-Call-Id': result.call_id, 'X-Credits-Used': String(result.credits_used) }, body };
+  return {
+    status: 200,
+    headers: { 'Content-Type': `${CITATION_MEDIA_TYPES[format]}; charset=utf-8`, 'X-Call-Id': result.call_id, 'X-Credits-Used': String(result.credits_used) },
+    body,
+  };
 }

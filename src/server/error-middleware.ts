@@ -39,7 +39,8 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError('temporarily_unavailable', `${error.message}; nothing was charged, try again shortly`, { 'Retry-After': '1' });
   }
   // A lock, a statement or connection timeout, a lost connection: a charged call's credits were released (or the reconciler will).
-  if (isTransient(error)) return new ApiError('temporarily_unavailable', 'the database is busy; nothing was charged, try again shortly', { 'Retry-After': '1' });
+  if (isTransient(error))
+    return new ApiError('temporarily_unavailable', 'the database is busy; nothing was charged, try again shortly', { 'Retry-After': '1' });
   // A path parameter that is not valid percent-encoding (the router could not decode it).
   if (error instanceof URIError) return new ApiError('invalid_input', 'the path is not valid percent-encoding');
   if (error && typeof error === 'object') {

@@ -35,7 +35,9 @@ export function idempotencyKeyOf(request: Request): string | undefined {
 
 /** sha256 of the tool and its body in canonical JSON (keys sorted), so key order and spacing do not matter. */
 export function requestFingerprint(tool: string, body: unknown): string {
-  return createHash('sha256').update(`${tool}\n${stringify(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${tool}\n${stringify(body)}`)
+    .digest('hex');
 }
 
 /** The JSON answer of an error, as the error middleware sends it. */
@@ -53,7 +55,9 @@ export async function answerOnce(db: Knex, accountId: string, key: string, finge
     throw new ApiError('idempotency_key_reused', 'Idempotency-Key: this key was used with a different request in the last 24 hours; use a new key');
   }
   if (claim.kind === 'in_progress') {
-    throw new ApiError('idempotency_in_progress', 'Idempotency-Key: the first request with this key is still running; retry shortly to get its answer', { 'Retry-After': '1' });
+    throw new ApiError('idempotency_in_progress', 'Idempotency-Key: the first request with this key is still running; retry shortly to get its answer', {
+      'Retry-After': '1',
+    });
   }
   if (claim.kind === 'stored') return { ...claim.answer, headers: { ...claim.answer.headers, 'Idempotent-Replayed': 'true' } };
 
@@ -62,7 +66,9 @@ export async function answerOnce(db: Knex, accountId: string, key: string, finge
     answer = await produce();
   } catch (error) {
     const apiError = toApiError(error);
-    const keep = STORED_ERROR_STATUSES.has(apiError.status) ? storeIdempotentAnswer(db, accountId, key, errorAnswer(apiError)) : releaseIdempotencyKey(db, accountId, key);
+    const keep = STORED_ERROR_STATUSES.has(apiError.status)
+      ? storeIdempotentAnswer(db, accountId, key, errorAnswer(apiError))
+      : releaseIdempotencyKey(db, accountId, key);
     // The call's own answer goes out even when the database is out of reach; its row then goes stale.
     await keep.catch(() => undefined);
     throw error;

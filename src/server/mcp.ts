@@ -8,8 +8,16 @@
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
-  JSONRPC_VERSION, ProtocolError, ProtocolErrorCode, Server, createMcpHandler,
-  type AuthInfo, type CallToolResult, type ContentBlock, type McpRequestContext, type Tool,
+  JSONRPC_VERSION,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  createMcpHandler,
+  type AuthInfo,
+  type CallToolResult,
+  type ContentBlock,
+  type McpRequestContext,
+  type Tool,
 } from '@modelcontextprotocol/server';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
@@ -119,11 +127,14 @@ function requireKey(keys: KeyVerifier, limits: RateLimits): RequestHandler {
     } catch (error) {
       const apiError = toApiError(error);
       if (apiError.code === 'unauthorized') response.set('WWW-Authenticate', 'Bearer realm="research-tools-api"');
-      response.status(apiError.status).set(apiError.headers).json({
-        jsonrpc: JSONRPC_VERSION,
-        id: null,
-        error: { code: -32000, message: apiError.message, data: { error: { code: apiError.code, message: apiError.message } } },
-      });
+      response
+        .status(apiError.status)
+        .set(apiError.headers)
+        .json({
+          jsonrpc: JSONRPC_VERSION,
+          id: null,
+          error: { code: -32000, message: apiError.message, data: { error: { code: apiError.code, message: apiError.message } } },
+        });
       return;
     }
     const auth: AuthInfo = { token: '', clientId: caller.accountId, scopes: [], extra: { caller } };

@@ -79,15 +79,25 @@ export function createResponseValidator(apiSpec: object): RequestHandler {
       let problem: string | undefined;
       if (typeof validator === 'string') problem = validator;
       else if (validator && !validator(body)) {
-        problem = (validator.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? 'is not valid'}${error.params && 'allowedValues' in error.params ? ` ${JSON.stringify(error.params.allowedValues)}` : ''}`).join('; ');
+        problem = (validator.errors ?? [])
+          .map(
+            (error) =>
+              `${error.instancePath || '(body)'} ${error.message ?? 'is not valid'}${error.params && 'allowedValues' in error.params ? ` ${JSON.stringify(error.params.allowedValues)}` : ''}`,
+          )
+          .join('; ');
       }
       if (problem === undefined) return json(body);
       const operation = `${request.method} ${request.path}`;
       const status = response.statusCode;
       responseValidationFailures.push({ operation, status, problem });
-      return response.status(500).type('application/json').send(JSON.stringify({
-        error: { code: 'internal', message: `the answer of ${operation} (status ${status}) does not match generated/openapi.json: ${problem}` },
-      }));
+      return response
+        .status(500)
+        .type('application/json')
+        .send(
+          JSON.stringify({
+            error: { code: 'internal', message: `the answer of ${operation} (status ${status}) does not match generated/openapi.json: ${problem}` },
+          }),
+        );
     };
     next();
   };

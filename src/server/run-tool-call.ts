@@ -15,7 +15,14 @@ import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { FigureJobRunner } from '../figures/runner.ts';
 import {
-  holdForCall, newCallId, recordCallReliably, settleCall, type AuthenticatedKey, type CallBatches, type CallRecord, type LedgerGate,
+  holdForCall,
+  newCallId,
+  recordCallReliably,
+  settleCall,
+  type AuthenticatedKey,
+  type CallBatches,
+  type CallRecord,
+  type LedgerGate,
 } from '../ledger/index.ts';
 import type { ToolContext } from '../tools/context.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -74,7 +81,13 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
     let holding = false;
     let recorded = false;
     const record = (): CallRecord => ({
-      callId, accountId: caller.accountId, keyId: caller.keyId, tool: tool.name, status, credits: charged, durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+      callId,
+      accountId: caller.accountId,
+      keyId: caller.keyId,
+      tool: tool.name,
+      status,
+      credits: charged,
+      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
     });
     try {
       const rateLimitHeaders = await limits.consumeKey(caller.keyId);
@@ -88,14 +101,22 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
 
       const debited = await holdForCall(db, held, { waitMs: config.chargeWaitMs, gate, batches });
       if (!debited.ok) {
-        throw new ApiError('insufficient_credits', `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`);
+        throw new ApiError(
+          'insufficient_credits',
+          `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`,
+        );
       }
       holding = true;
       metrics.creditsDebited(tool.credits);
       inFlight.holding(held);
       let callLogger: Logger | undefined;
       const context: ToolContext = {
-        callId, accountId: caller.accountId, config, db, upstream, figures,
+        callId,
+        accountId: caller.accountId,
+        config,
+        db,
+        upstream,
+        figures,
         // Made when a handler first logs: most calls never do, and a child logger per call is not free.
         get logger() {
           return (callLogger ??= logger.child({ call_id: callId, tool: tool.name }));
@@ -125,7 +146,9 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       logger.info({ call_id: callId, tool: tool.name, transport, status, credits: charged, duration_ms: Math.round(durationMs * 10) / 10 }, 'tool call');
       // Written after the answer (a locked account must not delay it), retried; a shutdown waits for it.
       if (!recorded) {
-        inFlight.track(recordCallReliably(db, record()).catch((error: unknown) => logger.error({ err: error, call_id: callId }, 'could not write the call log')));
+        inFlight.track(
+          recordCallReliably(db, record()).catch((error: unknown) => logger.error({ err: error, call_id: callId }, 'could not write the call log')),
+        );
       }
     }
   }

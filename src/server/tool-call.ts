@@ -52,7 +52,10 @@ async function readBody(request: Request, response: Response): Promise<void> {
   await new Promise<void>((resolve, reject) => parseJson(request, response, (error?: unknown) => (error ? reject(error) : resolve())));
   const body: unknown = request.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError('invalid_input', `body: must be a JSON object of arguments, got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`);
+    throw new ApiError(
+      'invalid_input',
+      `body: must be a JSON object of arguments, got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`,
+    );
   }
 }
 

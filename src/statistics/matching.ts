@@ -2,7 +2,28 @@
  * Word matching for the sources that have no search endpoint (World Bank, BLS, OECD, Eurostat,
  * IMF, Census): their catalogue titles are searched here, client-side.
  */
-const STOP_WORDS = new Set(['a', 'an', 'and', 'at', 'by', 'data', 'for', 'from', 'in', 'of', 'on', 'since', 'the', 'to', 'total', 'what', 'was', 'is', 'how', 'series']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'at',
+  'by',
+  'data',
+  'for',
+  'from',
+  'in',
+  'of',
+  'on',
+  'since',
+  'the',
+  'to',
+  'total',
+  'what',
+  'was',
+  'is',
+  'how',
+  'series',
+]);
 
 /** Lower-case words of a text, stop words and a plural -s removed ("rates" → "rate"). */
 export function wordsOf(text: string): string[] {

@@ -52,7 +52,11 @@ export function readSdmxCsv(text: string, dimensionIds: readonly string[]): Sdmx
     const key = dimensionIds.map((id) => dimensions[id]?.code ?? '').join('.');
     let series = bySeries.get(key);
     if (!series) bySeries.set(key, (series = { dimensions, observations: [] }));
-    series.observations.push({ period: row[timeColumn] ?? '', value: valueOf(row[valueColumn]), status: statusOf(statusColumn >= 0 ? row[statusColumn] : undefined) });
+    series.observations.push({
+      period: row[timeColumn] ?? '',
+      value: valueOf(row[valueColumn]),
+      status: statusOf(statusColumn >= 0 ? row[statusColumn] : undefined),
+    });
   }
   return [...bySeries.values()];
 }

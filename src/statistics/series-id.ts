@@ -18,7 +18,11 @@ const DIMENSION = /^([A-Za-z][A-Za-z0-9_.-]*)=([^&=?\s]+)$/;
 
 /** Reads a seriesId; a wrong shape is a 400 naming `field`. */
 export function parseSeriesId(text: string, field = 'series_id'): SeriesId {
-  const invalid = (why: string) => new ApiError('invalid_input', `${field}: ${why}; expected <source>:<id> with optional ?<dimension>=<CODE> parts, e.g. world-bank:NY.GDP.MKTP.CD?country=DEU`);
+  const invalid = (why: string) =>
+    new ApiError(
+      'invalid_input',
+      `${field}: ${why}; expected <source>:<id> with optional ?<dimension>=<CODE> parts, e.g. world-bank:NY.GDP.MKTP.CD?country=DEU`,
+    );
   const colon = text.indexOf(':');
   const source = text.slice(0, colon) as StatisticsSource;
   if (colon < 0 || !STATISTICS_SOURCES.includes(source)) throw invalid(`"${text}" does not begin with one of ${STATISTICS_SOURCES.join(', ')} and a colon`);

@@ -45,8 +45,22 @@ interface Checked {
 async function checkDoi(upstream: UpstreamClient, doi: string): Promise<Checked> {
   const checked: Checked = { doi, failed: {} };
   await Promise.all([
-    crossref.getWork(upstream, doi).then((answer) => { checked.crossref = answer ?? null; }, (error) => { checked.failed.crossref = describeFailure('crossref', error); }),
-    openalex.getWork(upstream, { kind: 'doi', value: doi }).then((answer) => { checked.openalex = answer ?? null; }, (error) => { checked.failed.openalex = describeFailure('openalex', error); }),
+    crossref.getWork(upstream, doi).then(
+      (answer) => {
+        checked.crossref = answer ?? null;
+      },
+      (error) => {
+        checked.failed.crossref = describeFailure('crossref', error);
+      },
+    ),
+    openalex.getWork(upstream, { kind: 'doi', value: doi }).then(
+      (answer) => {
+        checked.openalex = answer ?? null;
+      },
+      (error) => {
+        checked.failed.openalex = describeFailure('openalex', error);
+      },
+    ),
   ]);
   return checked;
 }
@@ -88,7 +102,10 @@ function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<CheckR
       notice_doi: top?.doi,
       notice_date: top?.date,
       notice_source: top?.source,
-      notices: notices.length > 0 ? notices.map((notice) => Object.fromEntries(Object.entries(notice).filter(([, value]) => value !== undefined)) as Notice) : undefined,
+      notices:
+        notices.length > 0
+          ? notices.map((notice) => Object.fromEntries(Object.entries(notice).filter(([, value]) => value !== undefined)) as Notice)
+          : undefined,
       is_retracted: known ? status === 'retracted' : undefined,
     },
   });
@@ -111,9 +128,17 @@ export function doisFromArgs(args: CheckRetractionsArgs): { dois: string[]; skip
       for (const doi of found) if (!dois.includes(doi)) dois.push(doi);
     }
   }
-  if (invalid.length > 0) throw new ApiError('invalid_input', `dois: not a DOI: ${invalid.slice(0, 3).map((value) => JSON.stringify(value)).join(', ')}`);
+  if (invalid.length > 0)
+    throw new ApiError(
+      'invalid_input',
+      `dois: not a DOI: ${invalid
+        .slice(0, 3)
+        .map((value) => JSON.stringify(value))
+        .join(', ')}`,
+    );
   if (dois.length === 0) throw new ApiError('invalid_input', 'references: no DOI found in the text');
-  if (dois.length > MAX_DOIS) throw new ApiError('invalid_input', `${args.dois ? 'dois' : 'references'}: at most ${MAX_DOIS} DOIs per call; found ${dois.length}`);
+  if (dois.length > MAX_DOIS)
+    throw new ApiError('invalid_input', `${args.dois ? 'dois' : 'references'}: at most ${MAX_DOIS} DOIs per call; found ${dois.length}`);
   return { dois, skipped, invalid };
 }
 
@@ -125,11 +150,16 @@ export const checkRetractions: ToolHandler<CheckRetractionsArgs, CheckRetraction
   const records = checked.map((item) => recordOf(context.upstream, item)).filter((record): record is ToolRecord<CheckRetractionsData> => record !== undefined);
   const tally = (status: string) => records.filter((record) => record.data.status === status).length;
   const parts = [
-    `${tally('retracted')} retracted`, `${tally('withdrawn')} withdrawn`, `${tally('expression_of_concern')} with an expression of concern`,
-    `${tally('corrected')} corrected`, `${tally('no_notice')} without notices`, `${tally('not_found')} unknown`,
+    `${tally('retracted')} retracted`,
+    `${tally('withdrawn')} withdrawn`,
+    `${tally('expression_of_concern')} with an expression of concern`,
+    `${tally('corrected')} corrected`,
+    `${tally('no_notice')} without notices`,
+    `${tally('not_found')} unknown`,
   ];
   const unchecked = checked.length - records.length;
-  const summary = `${count(dois.length, 'DOI')} checked: ${parts.join(', ')}` +
+  const summary =
+    `${count(dois.length, 'DOI')} checked: ${parts.join(', ')}` +
     `${unchecked > 0 ? `; ${unchecked} could not be checked` : ''}${skipped > 0 ? `; ${count(skipped, 'reference')} without a DOI skipped` : ''}.`;
   return assemble(fan, records, summary);
 };

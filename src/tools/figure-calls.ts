@@ -39,12 +39,16 @@ export async function submitFigure(
   input: { spec: FigureSpec; parentId?: string; instruction?: string },
 ): Promise<FigureRow> {
   const price = tools[tool].figurePriceCredits;
-  const inserted = await insertFigure(context.db, { id: newFigureId(), accountId: context.accountId, callId: context.callId, queue: context.config.figureQueue, price, ...input });
+  const inserted = await insertFigure(context.db, {
+    id: newFigureId(),
+    accountId: context.accountId,
+    callId: context.callId,
+    queue: context.config.figureQueue,
+    price,
+    ...input,
+  });
   if (!inserted.ok) {
-    throw new ApiError(
-      'insufficient_credits',
-      `a figure costs ${price} credits, charged when its image is finished; the account holds ${inserted.balance}`,
-    );
+    throw new ApiError('insufficient_credits', `a figure costs ${price} credits, charged when its image is finished; the account holds ${inserted.balance}`);
   }
   context.figures.wake();
   context.logger.info({ figure_id: inserted.figure.id, price }, 'figure queued');

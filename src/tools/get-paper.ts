@@ -71,13 +71,18 @@ function fill(into: Paper, from: Paper): void {
 export const getPaper: ToolHandler<GetPaperArgs, GetPaperData, ToolContext> = async (args, context) => {
   const id = parsePaperId(args.id);
   if (!id) {
-    throw new ApiError('invalid_input', 'id: not a recognised identifier; give a DOI (10.… or a doi.org URL), pmid:<number>, PMC<number>, arxiv:<id> or a bare arXiv id, or an OpenAlex id W…');
+    throw new ApiError(
+      'invalid_input',
+      'id: not a recognised identifier; give a DOI (10.… or a doi.org URL), pmid:<number>, PMC<number>, arxiv:<id> or a bare arXiv id, or an OpenAlex id W…',
+    );
   }
   const onUnexpected = (source: SourceId, error: unknown) => context.logger.error({ err: error, source }, 'connector failed unexpectedly');
   const fan: FanOut<Found> = await fanOut(firstCalls(context, id), onUnexpected);
   const papers = () => fan.answered.filter((entry) => entry.value?.paper).map((entry) => ({ source: entry.source as PaperSource, ...entry.value! }));
   const asked = new Set<SourceId>([...fan.answered, ...fan.failed].map((entry) => entry.source));
-  const doi = papers().map((entry) => entry.paper!.doi).find((value) => value && !value.startsWith('10.48550/'));
+  const doi = papers()
+    .map((entry) => entry.paper!.doi)
+    .find((value) => value && !value.startsWith('10.48550/'));
   if (doi) {
     const more: Array<SourceCall<Found>> = [];
     if (!asked.has('crossref')) more.push({ source: 'crossref', run: () => crossref.getWork(context.upstream, doi) });
@@ -88,7 +93,11 @@ export const getPaper: ToolHandler<GetPaperArgs, GetPaperData, ToolContext> = as
   }
   const found = papers().sort((a, b) => ORDER.indexOf(a.source) - ORDER.indexOf(b.source));
   if (found.length === 0) {
-    return assemble(fan, [], `No source knows the paper ${args.id.trim()} (asked ${[...fan.answered, ...fan.failed].map((entry) => entry.source).join(', ')}).`);
+    return assemble(
+      fan,
+      [],
+      `No source knows the paper ${args.id.trim()} (asked ${[...fan.answered, ...fan.failed].map((entry) => entry.source).join(', ')}).`,
+    );
   }
   const primary = found[0]!;
   const paper: Paper = { ...primary.paper!, authors: [...primary.paper!.authors] };
@@ -100,7 +109,9 @@ export const getPaper: ToolHandler<GetPaperArgs, GetPaperData, ToolContext> = as
     paper.openAccessUrl = access.url ?? paper.openAccessUrl;
     paper.license = access.license ?? paper.license;
   }
-  const retraction = paper.notices?.find((notice) => notice.type === 'retraction' || notice.type === 'partial_retraction' || notice.type === 'withdrawal' || notice.type === 'removal');
+  const retraction = paper.notices?.find(
+    (notice) => notice.type === 'retraction' || notice.type === 'partial_retraction' || notice.type === 'withdrawal' || notice.type === 'removal',
+  );
   const foundIn = [...found.map((entry) => entry.source), ...(access ? ['unpaywall' as const] : [])];
   const oaStatus = paper.oaStatus as GetPaperData['oa_status'] | undefined;
   const record = makeRecord<GetPaperData>(context.upstream, primary.source, {
@@ -110,12 +121,28 @@ export const getPaper: ToolHandler<GetPaperArgs, GetPaperData, ToolContext> = as
     url: paper.doi ? `https://doi.org/${paper.doi}` : primary.paper!.url,
     retrievedAt: primary.retrievedAt,
     data: {
-      doi: paper.doi, authors: paper.authors.length > 0 ? paper.authors : undefined, year: paper.year, publication_date: paper.publicationDate,
-      venue: paper.venue, publisher: paper.publisher, volume: paper.volume, issue: paper.issue, pages: paper.pages,
-      publication_type: paper.publicationType, abstract: paper.abstract, citation_count: paper.citationCount,
-      is_retracted: paper.isRetracted === true || retraction !== undefined ? true : paper.isRetracted, retraction_notice_doi: retraction?.doi,
-      is_open_access: paper.isOpenAccess, oa_status: oaStatus && ['gold', 'green', 'hybrid', 'bronze', 'diamond', 'closed'].includes(oaStatus) ? oaStatus : undefined,
-      open_access_url: paper.openAccessUrl, license: paper.license, pmid: paper.pmid, pmcid: paper.pmcid, arxiv_id: paper.arxivId, openalex_id: paper.openalexId,
+      doi: paper.doi,
+      authors: paper.authors.length > 0 ? paper.authors : undefined,
+      year: paper.year,
+      publication_date: paper.publicationDate,
+      venue: paper.venue,
+      publisher: paper.publisher,
+      volume: paper.volume,
+      issue: paper.issue,
+      pages: paper.pages,
+      publication_type: paper.publicationType,
+      abstract: paper.abstract,
+      citation_count: paper.citationCount,
+      is_retracted: paper.isRetracted === true || retraction !== undefined ? true : paper.isRetracted,
+      retraction_notice_doi: retraction?.doi,
+      is_open_access: paper.isOpenAccess,
+      oa_status: oaStatus && ['gold', 'green', 'hybrid', 'bronze', 'diamond', 'closed'].includes(oaStatus) ? oaStatus : undefined,
+      open_access_url: paper.openAccessUrl,
+      license: paper.license,
+      pmid: paper.pmid,
+      pmcid: paper.pmcid,
+      arxiv_id: paper.arxivId,
+      openalex_id: paper.openalexId,
       found_in: foundIn,
     },
   });

@@ -37,7 +37,9 @@ export function describeSeries(series: Series, cutFrom: number | undefined): str
   const values = series.observations;
   const span = values.length > 0 ? ` from ${values[0]!.period} to ${values[values.length - 1]!.period}` : '';
   const notes = [
-    cutFrom !== undefined ? `cut to the latest ${MAX_OBSERVATIONS.toLocaleString('en-US')} of ${cutFrom.toLocaleString('en-US')} observations (narrow it with start/end)` : '',
+    cutFrom !== undefined
+      ? `cut to the latest ${MAX_OBSERVATIONS.toLocaleString('en-US')} of ${cutFrom.toLocaleString('en-US')} observations (narrow it with start/end)`
+      : '',
     ...series.notes,
   ].filter(Boolean);
   return `${series.title}: ${count(values.length, 'observation')}${span}${series.units ? ` (${series.units})` : ''}, from ${series.seriesId.slice(0, series.seriesId.indexOf(':'))}${notes.length > 0 ? `; ${notes.join('; ')}` : ''}.`;
@@ -50,7 +52,8 @@ export const getSeries: ToolHandler<GetSeriesArgs, GetSeriesData, ToolContext> =
   if (args.country !== undefined) {
     country = countryOf(args.country);
     if (!country) throw new ApiError('invalid_input', `country: "${args.country}" is not an ISO 3166-1 country code`);
-    if (!connector.perCountry) throw new ApiError('invalid_input', `country: ${source} series are not per country; country applies to world-bank, imf, owid, oecd and eurostat`);
+    if (!connector.perCountry)
+      throw new ApiError('invalid_input', `country: ${source} series are not per country; country applies to world-bank, imf, owid, oecd and eurostat`);
   }
   const fan = await fanOut<FetchedSeries>(
     [{ source, run: () => connector.fetch(context.upstream, { id, dimensions, start: args.start, end: args.end, country }) }],

@@ -43,8 +43,10 @@ export const getStructure: ToolHandler<GetStructureArgs, Data, ToolContext> = as
     let accession = id?.toUpperCase();
     if (!accession) {
       const query = args.query!.trim();
-      const found = await attempt('uniprot', 'the UniProt accession of the name, needed for every other part', async () =>
-        (await uniprot.findByText(upstream, query, HUMAN)) ?? (await uniprot.findByText(upstream, query)),
+      const found = await attempt(
+        'uniprot',
+        'the UniProt accession of the name, needed for every other part',
+        async () => (await uniprot.findByText(upstream, query, HUMAN)) ?? (await uniprot.findByText(upstream, query)),
       );
       accession = found?.entry.accession;
     }

@@ -63,13 +63,18 @@ async function siteValues(args: GetWaterDataArgs, context: ToolContext, join: Jo
   const query: water.DailyQuery = { siteNumber, parameter: args.parameter, ...dayRange(args, new Date()) };
   const [series, described] = await Promise.all([
     join.attempt(SOURCE, 'daily values', () =>
-      withNwisFallback(context, () => water.getDailyValues(context.upstream, query), () => water.getNwisDailyValues(context.upstream, query)),
+      withNwisFallback(
+        context,
+        () => water.getDailyValues(context.upstream, query),
+        () => water.getNwisDailyValues(context.upstream, query),
+      ),
     ),
     join.attempt(SOURCE, 'site name and location', async () => ({ site: await water.getMonitoringLocation(context.upstream, siteNumber) })),
   ]);
   const site = described?.site ?? series?.site;
   const what = args.parameter.replace('_', ' ');
-  if (!site && (!series || series.values.length === 0)) return join.outcome<Data>([], `No ${what} values for USGS site ${siteNumber} from ${query.start} to ${query.end}.`);
+  if (!site && (!series || series.values.length === 0))
+    return join.outcome<Data>([], `No ${what} values for USGS site ${siteNumber} from ${query.start} to ${query.end}.`);
   const data: Data = {
     ...siteData(site ?? { siteNumber }),
     parameter: args.parameter,
@@ -77,7 +82,14 @@ async function siteValues(args: GetWaterDataArgs, context: ToolContext, join: Jo
     unit: series?.unit ? (UNITS[series.unit] ?? series.unit) : undefined,
     values: series?.values.map((value) => ({ date: value.date, value: value.value, approval_status: value.approvalStatus, qualifiers: value.qualifiers })),
   };
-  const record = makeRecord<Data>(context.upstream, SOURCE, { nativeId: siteNumber, type: 'water_site', title: site?.name, url: data.site_url, retrievedAt: series?.retrievedAt ?? new Date().toISOString(), data });
+  const record = makeRecord<Data>(context.upstream, SOURCE, {
+    nativeId: siteNumber,
+    type: 'water_site',
+    title: site?.name,
+    url: data.site_url,
+    retrievedAt: series?.retrievedAt ?? new Date().toISOString(),
+    data,
+  });
   const values = series ? `${count(series.values.length, `daily mean ${what} value`)}` : 'no values';
   return join.outcome([record], `${values} for USGS site ${siteNumber}${site?.name ? ` (${site.name})` : ''} from ${query.start} to ${query.end}.`);
 }
@@ -92,15 +104,27 @@ async function listSites(args: GetWaterDataArgs, context: ToolContext, join: Joi
     where = `in ${state.name}`;
   } else {
     const [west, south, east, north] = args.bbox!;
-    if (west! >= east! || south! >= north! || south! < -90 || north! > 90) throw new ApiError('invalid_input', 'bbox: must be [west, south, east, north] with west < east and -90 <= south < north <= 90');
+    if (west! >= east! || south! >= north! || south! < -90 || north! > 90)
+      throw new ApiError('invalid_input', 'bbox: must be [west, south, east, north] with west < east and -90 <= south < north <= 90');
     query = { bbox: args.bbox!, limit: args.limit };
     where = `in the box ${args.bbox!.join(', ')}`;
   }
   const found = await join.attempt(SOURCE, 'site list', () =>
-    withNwisFallback(context, () => water.searchMonitoringLocations(context.upstream, query), () => water.searchNwisSites(context.upstream, query, args.parameter)),
+    withNwisFallback(
+      context,
+      () => water.searchMonitoringLocations(context.upstream, query),
+      () => water.searchNwisSites(context.upstream, query, args.parameter),
+    ),
   );
   const records = (found?.sites ?? []).map((site) =>
-    makeRecord<Data>(context.upstream, SOURCE, { nativeId: site.siteNumber, type: 'water_site', title: site.name, url: water.siteUrl(site.siteNumber), retrievedAt: found!.retrievedAt, data: siteData(site) }),
+    makeRecord<Data>(context.upstream, SOURCE, {
+      nativeId: site.siteNumber,
+      type: 'water_site',
+      title: site.name,
+      url: water.siteUrl(site.siteNumber),
+      retrievedAt: found!.retrievedAt,
+      data: siteData(site),
+    }),
   );
   return join.outcome(records, `${count(records.length, 'stream monitoring site')} ${where}.`);
 }

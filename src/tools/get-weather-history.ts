@@ -59,8 +59,10 @@ export const getWeatherHistory: ToolHandler<GetWeatherHistoryArgs, Data, ToolCon
   const query: power.PointQuery = { latitude: args.latitude, longitude: args.longitude, start: args.start, end: args.end, variables: args.variables };
   const join = new Join((source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'));
   const answer: Answer | undefined =
-    (await join.attempt('nasa-power', 'NASA POWER values (Open-Meteo asked instead)', async () => ({ source: 'nasa-power' as const, ...(await power.getPoint(context.upstream, query, args.aggregate)) }))) ??
-    (await join.attempt('open-meteo', 'weather values', () => fromOpenMeteo(context, query, args.aggregate)));
+    (await join.attempt('nasa-power', 'NASA POWER values (Open-Meteo asked instead)', async () => ({
+      source: 'nasa-power' as const,
+      ...(await power.getPoint(context.upstream, query, args.aggregate)),
+    }))) ?? (await join.attempt('open-meteo', 'weather values', () => fromOpenMeteo(context, query, args.aggregate)));
   if (!answer) return join.outcome<Data>([], '');
 
   const where = `${args.latitude}, ${args.longitude}`;

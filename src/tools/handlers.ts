@@ -39,7 +39,6 @@ import { searchExpressionData } from './search-expression-data.ts';
 import { findSeries } from './find-series.ts';
 import { getSeries } from './get-series.ts';
 
-
 export function createHandlers(): ToolHandlers<ToolContext> {
   return {
     list_capabilities: listCapabilities,

@@ -49,16 +49,47 @@ export const journalInfo: ToolHandler<JournalInfoArgs, JournalInfoData, ToolCont
   const name = args.journal.trim();
   const onUnexpected = (source: SourceId, error: unknown) => context.logger.error({ err: error, source }, 'connector failed unexpectedly');
   const calls: Array<SourceCall<Found>> = [
-    { source: 'openalex', run: async () => { const found = await openalex.findSource(upstream, issn ? { issn } : { name }); return { kind: 'openalex', value: found?.source, retrievedAt: found?.retrievedAt ?? '' }; } },
-    { source: 'doaj', run: async () => { const found = await doaj.searchJournals(upstream, issn ? { issn } : { title: name }); return { kind: 'doaj', value: pickDoaj(found.journals, issn, name), retrievedAt: found.retrievedAt }; } },
+    {
+      source: 'openalex',
+      run: async () => {
+        const found = await openalex.findSource(upstream, issn ? { issn } : { name });
+        return { kind: 'openalex', value: found?.source, retrievedAt: found?.retrievedAt ?? '' };
+      },
+    },
+    {
+      source: 'doaj',
+      run: async () => {
+        const found = await doaj.searchJournals(upstream, issn ? { issn } : { title: name });
+        return { kind: 'doaj', value: pickDoaj(found.journals, issn, name), retrievedAt: found.retrievedAt };
+      },
+    },
   ];
-  if (issn) calls.push({ source: 'crossref', run: async () => { const found = await crossref.getJournal(upstream, issn); return { kind: 'crossref', value: found?.journal, retrievedAt: found?.retrievedAt ?? '' }; } });
+  if (issn)
+    calls.push({
+      source: 'crossref',
+      run: async () => {
+        const found = await crossref.getJournal(upstream, issn);
+        return { kind: 'crossref', value: found?.journal, retrievedAt: found?.retrievedAt ?? '' };
+      },
+    });
   const fan: FanOut<Found> = await fanOut(calls, onUnexpected);
-  const get = <K extends 'openalex' | 'crossref' | 'doaj'>(kind: K) => fan.answered.map((entry) => entry.value).find((value) => value?.kind === kind && value.value) as Extract<Found, { kind: K }> | undefined;
+  const get = <K extends 'openalex' | 'crossref' | 'doaj'>(kind: K) =>
+    fan.answered.map((entry) => entry.value).find((value) => value?.kind === kind && value.value) as Extract<Found, { kind: K }> | undefined;
   let alex = get('openalex');
   const lookupIssn = issn ?? alex?.value?.issnL ?? get('doaj')?.value?.issns[0];
   if (!issn && lookupIssn) {
-    const second = await fanOut<Found>([{ source: 'crossref', run: async () => { const found = await crossref.getJournal(upstream, lookupIssn); return { kind: 'crossref', value: found?.journal, retrievedAt: found?.retrievedAt ?? '' }; } }], onUnexpected);
+    const second = await fanOut<Found>(
+      [
+        {
+          source: 'crossref',
+          run: async () => {
+            const found = await crossref.getJournal(upstream, lookupIssn);
+            return { kind: 'crossref', value: found?.journal, retrievedAt: found?.retrievedAt ?? '' };
+          },
+        },
+      ],
+      onUnexpected,
+    );
     fan.answered.push(...second.answered);
     fan.failed.push(...second.failed);
   }
@@ -96,12 +127,25 @@ export const journalInfo: ToolHandler<JournalInfoArgs, JournalInfoData, ToolCont
     found_in: [...(a ? ['openalex' as const] : []), ...(c ? ['crossref' as const] : []), ...(d ? ['doaj' as const] : [])],
   };
   data.signals = signalsOf(data);
-  const primary = a ? { source: 'openalex' as const, id: a.openalexId, url: `https://openalex.org/${a.openalexId}`, at: alex!.retrievedAt }
-    : c ? { source: 'crossref' as const, id: data.issn_l ?? c.title, url: undefined, at: cross!.retrievedAt }
-    : { source: 'doaj' as const, id: d!.id, url: undefined, at: listed!.retrievedAt };
+  const primary = a
+    ? { source: 'openalex' as const, id: a.openalexId, url: `https://openalex.org/${a.openalexId}`, at: alex!.retrievedAt }
+    : c
+      ? { source: 'crossref' as const, id: data.issn_l ?? c.title, url: undefined, at: cross!.retrievedAt }
+      : { source: 'doaj' as const, id: d!.id, url: undefined, at: listed!.retrievedAt };
   const title = (a?.name ?? c?.title ?? d!.title).trim();
-  const record = makeRecord<JournalInfoData>(upstream, primary.source, { nativeId: primary.id, type: 'journal', title, url: primary.url, retrievedAt: primary.at, data });
-  return assemble(fan, [record], `${title}${data.publisher ? ` (${data.publisher})` : ''}: ${data.signals.slice(0, 2).join(' ').replace(/\.$/, '') || 'journal found'}.`);
+  const record = makeRecord<JournalInfoData>(upstream, primary.source, {
+    nativeId: primary.id,
+    type: 'journal',
+    title,
+    url: primary.url,
+    retrievedAt: primary.at,
+    data,
+  });
+  return assemble(
+    fan,
+    [record],
+    `${title}${data.publisher ? ` (${data.publisher})` : ''}: ${data.signals.slice(0, 2).join(' ').replace(/\.$/, '') || 'journal found'}.`,
+  );
 };
 
 function pickDoaj(journals: doaj.DoajJournal[], issn: string | undefined, name: string): doaj.DoajJournal | undefined {

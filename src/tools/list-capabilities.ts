@@ -36,7 +36,14 @@ function capabilityRecords(discipline: Pack | undefined): Array<{ id: string; ti
 /** Every capability with its tools, pack and sources, straight from the manifest. */
 export async function listCapabilities(args: ListCapabilitiesArgs): Promise<ToolOutcome<ListCapabilitiesData>> {
   const retrievedAt = new Date().toISOString();
-  const records = capabilityRecords(args.discipline as Pack | undefined).map(({ id, title, data }) => ({ id, type: 'capability', title, ...builtinRecord, retrievedAt, data }));
+  const records = capabilityRecords(args.discipline as Pack | undefined).map(({ id, title, data }) => ({
+    id,
+    type: 'capability',
+    title,
+    ...builtinRecord,
+    retrievedAt,
+    data,
+  }));
   const scope = args.discipline === undefined ? 'all packs' : `the ${args.discipline} pack`;
   const toolCount = records.reduce((sum, record) => sum + record.data.tools.length, 0);
   return { summary: `${records.length} capabilities with ${toolCount} tools in ${scope}.`, records };

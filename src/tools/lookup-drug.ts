@@ -31,12 +31,19 @@ export const lookupDrug: ToolHandler<LookupDrugArgs, Data, ToolContext> = async 
       if (!molecule || !include.has('targets')) return { ...found, mechanisms: undefined };
       const mechanisms = await chembl.getMechanisms(upstream, molecule.parentChemblId ?? molecule.chemblId);
       const targetIds = [...new Set(mechanisms.flatMap((mechanism) => mechanism.targetChemblId ?? []))].slice(0, MAX_TARGETS);
-      const targets = new Map((await Promise.all(targetIds.map((id) => chembl.getTarget(upstream, id)))).flatMap((target) => (target ? [[target.chemblId, target] as const] : [])));
-      return { ...found, mechanisms: mechanisms.map((mechanism) => ({ mechanism, target: mechanism.targetChemblId ? targets.get(mechanism.targetChemblId) : undefined })) };
+      const targets = new Map(
+        (await Promise.all(targetIds.map((id) => chembl.getTarget(upstream, id)))).flatMap((target) => (target ? [[target.chemblId, target] as const] : [])),
+      );
+      return {
+        ...found,
+        mechanisms: mechanisms.map((mechanism) => ({ mechanism, target: mechanism.targetChemblId ? targets.get(mechanism.targetChemblId) : undefined })),
+      };
     });
   const askFda = (names: string[]) =>
     Promise.all([
-      include.has('adverse_events') ? join.attempt('openfda', 'adverse-event report counts', () => openfda.countAdverseEventTerms(upstream, names[0]!, TOP_TERMS)) : undefined,
+      include.has('adverse_events')
+        ? join.attempt('openfda', 'adverse-event report counts', () => openfda.countAdverseEventTerms(upstream, names[0]!, TOP_TERMS))
+        : undefined,
       include.has('label') ? join.attempt('openfda', 'label highlights', () => openfda.searchLabels(upstream, names)) : undefined,
     ]);
 
@@ -65,22 +72,32 @@ export const lookupDrug: ToolHandler<LookupDrugArgs, Data, ToolContext> = async 
     molecule_type: molecule?.moleculeType,
     formula: molecule?.formula,
     molecular_weight: molecule?.molecularWeight,
-    mechanisms: chemblAnswer?.mechanisms && chemblAnswer.mechanisms.length > 0
-      ? chemblAnswer.mechanisms.map(({ mechanism, target }) => ({
-          mechanism_of_action: mechanism.mechanismOfAction,
-          action_type: mechanism.actionType,
-          target_chembl_id: mechanism.targetChemblId,
-          target_name: target?.name,
-          target_type: target?.type,
-          target_organism: target?.organism,
-          uniprot_accessions: target?.accessions,
-        }))
-      : undefined,
+    mechanisms:
+      chemblAnswer?.mechanisms && chemblAnswer.mechanisms.length > 0
+        ? chemblAnswer.mechanisms.map(({ mechanism, target }) => ({
+            mechanism_of_action: mechanism.mechanismOfAction,
+            action_type: mechanism.actionType,
+            target_chembl_id: mechanism.targetChemblId,
+            target_name: target?.name,
+            target_type: target?.type,
+            target_organism: target?.organism,
+            uniprot_accessions: target?.accessions,
+          }))
+        : undefined,
     adverse_events: events && terms.length > 0 ? { count_basis: COUNT_BASIS, terms } : undefined,
-    label: label ? { indications: label.indications, has_boxed_warning: label.hasBoxedWarning, effective_date: label.effectiveDate, set_id: label.setId } : undefined,
+    label: label
+      ? { indications: label.indications, has_boxed_warning: label.hasBoxedWarning, effective_date: label.effectiveDate, set_id: label.setId }
+      : undefined,
   };
   const record = molecule
-    ? makeRecord<Data>(upstream, 'chembl', { nativeId: molecule.chemblId, type: 'drug', title: data.name, url: chembl.moleculeUrl(molecule.chemblId), retrievedAt: chemblAnswer!.retrievedAt, data })
+    ? makeRecord<Data>(upstream, 'chembl', {
+        nativeId: molecule.chemblId,
+        type: 'drug',
+        title: data.name,
+        url: chembl.moleculeUrl(molecule.chemblId),
+        retrievedAt: chemblAnswer!.retrievedAt,
+        data,
+      })
     : makeRecord<Data>(upstream, 'openfda', { nativeId: data.name, type: 'drug', title: data.name, retrievedAt: (events ?? labels)!.retrievedAt, data });
   const parts = [
     molecule && 'molecule facts',

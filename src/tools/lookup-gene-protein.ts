@@ -68,14 +68,18 @@ export const lookupGeneProtein: ToolHandler<LookupGeneProteinArgs, Data, ToolCon
         ? () => ensembl.lookupSymbol(upstream, organism.ensemblSpecies!, query)
         : undefined;
     [gene, ensemblGene] = await Promise.all([
-      attempt('ncbi-gene', () => ncbiGene.findGene(upstream, isEnsemblGeneId(query) ? unversioned(query) : query, organism.taxonId)).then((answer) => note('ncbi-gene', answer)?.gene),
+      attempt('ncbi-gene', () => ncbiGene.findGene(upstream, isEnsemblGeneId(query) ? unversioned(query) : query, organism.taxonId)).then(
+        (answer) => note('ncbi-gene', answer)?.gene,
+      ),
       ensemblQuery ? attempt('ensembl', ensemblQuery).then((answer) => note('ensembl', answer)?.gene) : undefined,
     ]);
     const symbol = gene?.symbol ?? ensemblGene?.symbol;
     const [found, laterEnsembl] = await Promise.all([
       // Without a symbol an Ensembl id gives UniProt nothing to search for: it is not asked.
       symbol || !isEnsemblGeneId(query)
-        ? attempt('uniprot', async () => (symbol ? uniprot.findByGene(upstream, symbol, organism.taxonId) : uniprot.findByText(upstream, query, organism.taxonId)))
+        ? attempt('uniprot', async () =>
+            symbol ? uniprot.findByGene(upstream, symbol, organism.taxonId) : uniprot.findByText(upstream, query, organism.taxonId),
+          )
         : undefined,
       // A name resolved by NCBI Gene to a symbol Ensembl was not asked about yet.
       !ensemblGene && !join.hasFailed('ensembl') && gene && organism.ensemblSpecies && gene.symbol.toUpperCase() !== query.toUpperCase()
@@ -116,11 +120,31 @@ export const lookupGeneProtein: ToolHandler<LookupGeneProteinArgs, Data, ToolCon
   let domains: Data['domains'];
   if (include.has('domains')) {
     domains = domainsFromUniProt
-      ? from('domains', 'uniprot', protein!.domains.map((domain) => ({ name: domain.name, entry_type: 'domain', start: domain.start, end: domain.end })))
-      : from('domains', 'interpro', domainAnswer?.entries.map((entry) => ({ accession: entry.accession, name: entry.name, entry_type: entry.type, start: entry.start, end: entry.end })));
+      ? from(
+          'domains',
+          'uniprot',
+          protein!.domains.map((domain) => ({ name: domain.name, entry_type: 'domain', start: domain.start, end: domain.end })),
+        )
+      : from(
+          'domains',
+          'interpro',
+          domainAnswer?.entries.map((entry) => ({ accession: entry.accession, name: entry.name, entry_type: entry.type, start: entry.start, end: entry.end })),
+        );
   }
-  const pathways = include.has('pathways') ? from('pathways', 'reactome', pathwayAnswer?.pathways.map(({ id, name, url }) => ({ id, name, url }))) : undefined;
-  const interactions = include.has('interactions') ? from('interactions', 'string', partnerAnswer?.partners.map(({ partner, score }) => ({ partner, score }))) : undefined;
+  const pathways = include.has('pathways')
+    ? from(
+        'pathways',
+        'reactome',
+        pathwayAnswer?.pathways.map(({ id, name, url }) => ({ id, name, url })),
+      )
+    : undefined;
+  const interactions = include.has('interactions')
+    ? from(
+        'interactions',
+        'string',
+        partnerAnswer?.partners.map(({ partner, score }) => ({ partner, score })),
+      )
+    : undefined;
 
   const ids = {
     ncbi_gene_id: from('ids.ncbi_gene_id', gene ? 'ncbi-gene' : 'uniprot', gene?.geneId ?? protein?.ncbiGeneIds[0]),
@@ -154,9 +178,19 @@ export const lookupGeneProtein: ToolHandler<LookupGeneProteinArgs, Data, ToolCon
       : { source: 'ensembl', nativeId: ensemblGene!.id, url: ensembl.geneUrl(ensemblGene!.id) };
   const retrievedAt = retrieved.find((entry) => entry.source === primary.source)?.at ?? new Date().toISOString();
   const title = [symbol, data.name].filter(Boolean).join(': ');
-  const record = makeRecord<Data>(upstream, primary.source, { nativeId: primary.nativeId, type: 'gene', title: title || undefined, url: primary.url, retrievedAt, data });
+  const record = makeRecord<Data>(upstream, primary.source, {
+    nativeId: primary.nativeId,
+    type: 'gene',
+    title: title || undefined,
+    url: primary.url,
+    retrievedAt,
+    data,
+  });
   const parts = ['ids', ...(['domains', 'pathways', 'interactions'] as const).filter((part) => data[part] !== undefined)];
-  return join.outcome([record], `${symbol ?? query} (${data.organism ?? `taxon ${data.taxon_id}`}): ${parts.join(', ')} joined from ${count(new Set(Object.values(partSources)).size)}. ${DISCLAIMER}`);
+  return join.outcome(
+    [record],
+    `${symbol ?? query} (${data.organism ?? `taxon ${data.taxon_id}`}): ${parts.join(', ')} joined from ${count(new Set(Object.values(partSources)).size)}. ${DISCLAIMER}`,
+  );
 };
 
 const count = (n: number): string => `${n} ${n === 1 ? 'source' : 'sources'}`;

@@ -45,7 +45,8 @@ function plan(args: LookupMaterialArgs): Plan[] {
   const id = args.material_id;
   if (id?.startsWith('mp-')) return [{ source: 'materials-project', criteria: { materialId: id } }];
   if (id !== undefined) {
-    if (args.stable_only) throw new ApiError('invalid_input', 'material_id: a COD id names an experimental entry, which stable_only excludes (COD has no energies)');
+    if (args.stable_only)
+      throw new ApiError('invalid_input', 'material_id: a COD id names an experimental entry, which stable_only excludes (COD has no energies)');
     return [{ source: 'cod', criteria: { codId: id.replace(/^cod-/, '') } }];
   }
   const criteria = args.formula !== undefined ? { formula: args.formula } : { elements: args.elements! };
@@ -58,7 +59,10 @@ export const lookupMaterial: ToolHandler<LookupMaterialArgs, Data, ToolContext> 
   const limit = args.limit;
   const calls: Array<SourceCall<Answer>> = plan(args).map((step) => ({
     source: step.source,
-    run: () => (step.source === 'materials-project' ? mp.searchSummary(upstream, step.criteria, { stableOnly: args.stable_only, limit }) : cod.searchEntries(upstream, step.criteria, limit)),
+    run: () =>
+      step.source === 'materials-project'
+        ? mp.searchSummary(upstream, step.criteria, { stableOnly: args.stable_only, limit })
+        : cod.searchEntries(upstream, step.criteria, limit),
   }));
   const fan = await fanOut(calls, (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'));
   const lists = fan.answered.map(({ source, value }) => value.materials.map((material) => ({ source, material, retrievedAt: value.retrievedAt })));

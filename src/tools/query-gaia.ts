@@ -35,5 +35,9 @@ export const queryGaia: ToolHandler<QueryGaiaArgs, QueryGaiaData, ToolContext> =
     }),
   );
   const bright = args.max_g_mag !== undefined ? ` with G ≤ ${args.max_g_mag}` : '';
-  return assemble(fan, records, `${count(records.length, 'Gaia DR3 source')}${bright} within ${args.radius_deg}° of RA ${args.ra}, Dec ${args.dec}, brightest first.`);
+  return assemble(
+    fan,
+    records,
+    `${count(records.length, 'Gaia DR3 source')}${bright} within ${args.radius_deg}° of RA ${args.ra}, Dec ${args.dec}, brightest first.`,
+  );
 };

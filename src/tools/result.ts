@@ -66,7 +66,11 @@ export async function fanOut<T>(calls: Array<SourceCall<T>>, onUnexpected?: (sou
     else {
       if (!(outcome.reason instanceof UpstreamError)) onUnexpected?.(source, outcome.reason);
       const retryAfterMs = outcome.reason instanceof UpstreamError ? outcome.reason.retryAfterMs : undefined;
-      result.failed.push({ source, error: describeFailure(source, outcome.reason), ...(retryAfterMs !== undefined ? { retryAfterS: Math.ceil(retryAfterMs / 1000) } : {}) });
+      result.failed.push({
+        source,
+        error: describeFailure(source, outcome.reason),
+        ...(retryAfterMs !== undefined ? { retryAfterS: Math.ceil(retryAfterMs / 1000) } : {}),
+      });
     }
   });
   return result;
@@ -77,11 +81,7 @@ export async function fanOut<T>(calls: Array<SourceCall<T>>, onUnexpected?: (sou
  * source answered when it answered for at least one item; one that failed for some items is named
  * with how many (`… (for 3 DOIs of 10)`), one that failed for all with its own reason.
  */
-export function fanOutOfItems<S extends SourceId>(
-  items: Array<{ failed: Partial<Record<S, string>> }>,
-  sources: readonly S[],
-  noun: string,
-): FanOut<unknown> {
+export function fanOutOfItems<S extends SourceId>(items: Array<{ failed: Partial<Record<S, string>> }>, sources: readonly S[], noun: string): FanOut<unknown> {
   const fan: FanOut<unknown> = { answered: [], failed: [] };
   for (const source of sources) {
     const failures = items.filter((item) => item.failed[source] !== undefined);

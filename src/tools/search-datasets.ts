@@ -55,7 +55,11 @@ export function mergeByDoi(entries: Array<{ source: DatasetSource; dataset: Data
     if (known.foundIn.includes(entry.source)) continue;
     known.foundIn = [...known.foundIn, entry.source].sort((a, b) => PREFERENCE.indexOf(a) - PREFERENCE.indexOf(b));
     const [primary, secondary] = PREFERENCE.indexOf(entry.source) < PREFERENCE.indexOf(known.source) ? [entry, known] : [known, entry];
-    known.dataset = { ...compact(secondary.dataset), ...compact(primary.dataset), data: { ...compact(secondary.dataset.data), ...compact(primary.dataset.data) } };
+    known.dataset = {
+      ...compact(secondary.dataset),
+      ...compact(primary.dataset),
+      data: { ...compact(secondary.dataset.data), ...compact(primary.dataset.data) },
+    };
     known.source = primary.source;
     known.retrievedAt = primary.retrievedAt;
   }
@@ -69,7 +73,9 @@ export const searchDatasets: ToolHandler<SearchDatasetsArgs, SearchDatasetsData,
     sources.map((source) => ({ source, run: () => searchers[source](context.upstream, search) })),
     (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'),
   );
-  const lists = fan.answered.map(({ source, value }) => value.datasets.map((dataset) => ({ source: source as DatasetSource, dataset, retrievedAt: value.retrievedAt })));
+  const lists = fan.answered.map(({ source, value }) =>
+    value.datasets.map((dataset) => ({ source: source as DatasetSource, dataset, retrievedAt: value.retrievedAt })),
+  );
   const merged = mergeByDoi(interleave(lists, Number.POSITIVE_INFINITY)).slice(0, args.limit);
   const records = merged.map(({ source, dataset, retrievedAt, foundIn }) =>
     makeRecord<SearchDatasetsData>(context.upstream, source, {

@@ -39,7 +39,9 @@ export const searchExpressionData: ToolHandler<SearchExpressionDataArgs, Data, T
   for (const { value } of fan.answered) {
     if (value.kind === 'tissues') {
       if (!value.gene || value.tissues.length === 0 || !value.retrievedAt) {
-        sentences.push(`GTEx (${gtex.DATASET}) could not resolve the human gene "${args.gene}", so no tissue expression is given (this does not mean it is not expressed)`);
+        sentences.push(
+          `GTEx (${gtex.DATASET}) could not resolve the human gene "${args.gene}", so no tissue expression is given (this does not mean it is not expressed)`,
+        );
         continue;
       }
       const gene = value.gene;
@@ -80,7 +82,9 @@ export const searchExpressionData: ToolHandler<SearchExpressionDataArgs, Data, T
         );
       }
       const of = value.total > value.series.length ? ` of ${value.total}` : '';
-      sentences.push(`${count(value.series.length, 'GEO expression series', 'GEO expression series')}${of} for "${args.query}"${args.organism ? ` in ${args.organism}` : ''}`);
+      sentences.push(
+        `${count(value.series.length, 'GEO expression series', 'GEO expression series')}${of} for "${args.query}"${args.organism ? ` in ${args.organism}` : ''}`,
+      );
     }
   }
   return assemble(fan, records, sentences.length > 0 ? `${sentences.join('; ')}.` : 'No expression data.');

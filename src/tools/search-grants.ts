@@ -36,7 +36,14 @@ function onePerProject(grants: Grant[]): Grant[] {
 }
 
 export const searchGrants: ToolHandler<SearchGrantsArgs, SearchGrantsData, ToolContext> = async (args, context) => {
-  const search: GrantSearch = { query: args.query, piName: args.pi_name, organization: args.organization, yearFrom: args.year_from, yearTo: args.year_to, limit: args.limit };
+  const search: GrantSearch = {
+    query: args.query,
+    piName: args.pi_name,
+    organization: args.organization,
+    yearFrom: args.year_from,
+    yearTo: args.year_to,
+    limit: args.limit,
+  };
   const funders = args.funder ? [args.funder] : FUNDERS;
   const fan = await fanOut(
     funders.map((funder) => ({ source: funder, run: () => searchers[funder](context.upstream, search) })),
@@ -44,7 +51,14 @@ export const searchGrants: ToolHandler<SearchGrantsArgs, SearchGrantsData, ToolC
   );
   const lists = fan.answered.map(({ source, value }) => onePerProject(value.grants).map((grant) => ({ source, grant, retrievedAt: value.retrievedAt })));
   const records = interleave(lists, args.limit).map(({ source, grant, retrievedAt }) =>
-    makeRecord<SearchGrantsData>(context.upstream, source, { nativeId: grant.nativeId, type: 'grant', title: grant.title, url: grant.url, retrievedAt, data: grant.data }),
+    makeRecord<SearchGrantsData>(context.upstream, source, {
+      nativeId: grant.nativeId,
+      type: 'grant',
+      title: grant.title,
+      url: grant.url,
+      retrievedAt,
+      data: grant.data,
+    }),
   );
   const filters = [
     args.pi_name && `PI ${args.pi_name}`,

@@ -71,8 +71,14 @@ export const searchPapers: ToolHandler<SearchPapersArgs, SearchPapersData, ToolC
     args.sources.map((source) => ({ source, run: () => searchers[source](context.upstream, asked) })),
     (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'),
   );
-  const lists = fan.answered.map(({ source, value }) => ({ source: source as LiteratureSource, papers: (value as Answer).papers, retrievedAt: (value as Answer).retrievedAt }));
-  const merged = deduplicate(lists).filter((entry) => keeps(entry.merged, search)).slice(0, args.limit);
+  const lists = fan.answered.map(({ source, value }) => ({
+    source: source as LiteratureSource,
+    papers: (value as Answer).papers,
+    retrievedAt: (value as Answer).retrievedAt,
+  }));
+  const merged = deduplicate(lists)
+    .filter((entry) => keeps(entry.merged, search))
+    .slice(0, args.limit);
   const records = merged.map((entry) =>
     makeRecord<SearchPapersData>(context.upstream, entry.primary.source, {
       nativeId: entry.primary.paper.nativeId,

@@ -30,7 +30,14 @@ export const searchSpeciesOccurrence: ToolHandler<SearchSpeciesOccurrenceArgs, D
   const found = await join.attempt(gbif.SOURCE, 'occurrences', async () => {
     const taxon = await resolveTaxon(upstream, species);
     if (!taxon) return { taxon };
-    const query = { taxonKey: taxon.key, country: args.country, yearFrom: args.year_from, yearTo: args.year_to, hasCoordinates: args.has_coordinates, limit: args.limit };
+    const query = {
+      taxonKey: taxon.key,
+      country: args.country,
+      yearFrom: args.year_from,
+      yearTo: args.year_to,
+      hasCoordinates: args.has_coordinates,
+      limit: args.limit,
+    };
     return { taxon, ...(await gbif.searchOccurrences(upstream, query)) };
   });
   if (!found?.taxon) return join.outcome<Data>([], found ? `No GBIF taxon matches "${species}".` : '');
@@ -62,7 +69,11 @@ export const searchSpeciesOccurrence: ToolHandler<SearchSpeciesOccurrenceArgs, D
     });
     // Each record carries its own licence; attribution goes to GBIF.org on the access date and to the publishing dataset.
     const dataset = occurrence.datasetName ?? (occurrence.datasetKey ? `dataset ${occurrence.datasetKey}` : undefined);
-    return { ...record, license: occurrence.license, attribution: `GBIF.org (accessed ${accessed(found.retrievedAt!)}) GBIF Occurrence Search${dataset ? `; ${dataset}` : ''}` };
+    return {
+      ...record,
+      license: occurrence.license,
+      attribution: `GBIF.org (accessed ${accessed(found.retrievedAt!)}) GBIF Occurrence Search${dataset ? `; ${dataset}` : ''}`,
+    };
   });
   const total = found.count ?? 0;
   const outcome = join.outcome(
@@ -70,7 +81,14 @@ export const searchSpeciesOccurrence: ToolHandler<SearchSpeciesOccurrenceArgs, D
     `${taxon.canonicalName} (${taxon.rank.toLowerCase()}, GBIF taxon ${taxon.key}, ${taxon.matchType.toLowerCase()} match): ${count(total, 'CC0 or CC BY record')} at GBIF, ${records.length} returned.`,
   );
   const extra: Extra = {
-    taxon: compact({ key: taxon.key, canonical_name: taxon.canonicalName, scientific_name: taxon.scientificName, rank: taxon.rank, match_type: taxon.matchType, confidence: taxon.confidence }),
+    taxon: compact({
+      key: taxon.key,
+      canonical_name: taxon.canonicalName,
+      scientific_name: taxon.scientificName,
+      rank: taxon.rank,
+      match_type: taxon.matchType,
+      confidence: taxon.confidence,
+    }),
     total_count: total,
   };
   return { ...outcome, extra };

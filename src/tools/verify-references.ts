@@ -35,7 +35,8 @@ export interface Checked {
 }
 
 /** Titles of notices about another paper ("Retraction Note: …", "Editorial Retraction", "Erratum"); "RETRACTED: …" is the paper itself. */
-const NOTICE_TITLE = /^(retraction\b(?!ed)|correction\b|erratum\b|corrigendum\b|expression of concern\b|notice of retraction\b|editorial (retraction|expression of concern)\b|withdrawal\b)/i;
+const NOTICE_TITLE =
+  /^(retraction\b(?!ed)|correction\b|erratum\b|corrigendum\b|expression of concern\b|notice of retraction\b|editorial (retraction|expression of concern)\b|withdrawal\b)/i;
 
 /** A record that is a notice about another work, never the cited paper itself (unless a notice is what is cited). */
 function isNotice(paper: Paper): boolean {
@@ -44,12 +45,19 @@ function isNotice(paper: Paper): boolean {
 
 /** The citation text sent to Crossref's reference matcher: the raw reference without its DOI or URLs. */
 function citationText(reference: ParsedReference): string {
-  return reference.raw.replace(/(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)?10\.\d{4,9}\/\S+/gi, ' ').replace(/https?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
+  return reference.raw
+    .replace(/(https?:\/\/(dx\.)?doi\.org\/|doi:\s*)?10\.\d{4,9}\/\S+/gi, ' ')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A title-search term for OpenAlex's filter syntax (commas and colons would end the filter). */
 function titleTerm(title: string): string {
-  return title.replace(/[,:|!]/g, ' ').replace(/\s+/g, ' ').trim();
+  return title
+    .replace(/[,:|!]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 async function candidatesFromOpenAlex(upstream: UpstreamClient, reference: ParsedReference): Promise<{ papers: Paper[]; retrievedAt: string }> {
@@ -92,10 +100,19 @@ export async function checkReference(upstream: UpstreamClient, index: number, ra
   };
   const citation = citationText(reference);
   await Promise.all([
-    crossref.searchBibliographic(upstream, citation.slice(0, 1000), 3).then((answer) => add('crossref', answer.papers, answer.retrievedAt), (error) => note('crossref', error)),
-    candidatesFromOpenAlex(upstream, reference).then((answer) => add('openalex', answer.papers, answer.retrievedAt), (error) => note('openalex', error)),
+    crossref.searchBibliographic(upstream, citation.slice(0, 1000), 3).then(
+      (answer) => add('crossref', answer.papers, answer.retrievedAt),
+      (error) => note('crossref', error),
+    ),
+    candidatesFromOpenAlex(upstream, reference).then(
+      (answer) => add('openalex', answer.papers, answer.retrievedAt),
+      (error) => note('openalex', error),
+    ),
     reference.doi
-      ? crossref.getWork(upstream, reference.doi).then((answer) => answer && add('crossref', [answer.paper], answer.retrievedAt), (error) => note('crossref', error))
+      ? crossref.getWork(upstream, reference.doi).then(
+          (answer) => answer && add('crossref', [answer.paper], answer.retrievedAt),
+          (error) => note('crossref', error),
+        )
       : undefined,
   ]);
   let verdict = decide(reference, candidates);
@@ -113,7 +130,9 @@ function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<Verify
   const { reference, verdict } = checked;
   const best = verdict.status === 'not_found' ? undefined : verdict.best;
   const paper = best?.paper;
-  const notice = paper?.notices?.find((entry) => entry.type === 'retraction' || entry.type === 'partial_retraction' || entry.type === 'withdrawal' || entry.type === 'removal');
+  const notice = paper?.notices?.find(
+    (entry) => entry.type === 'retraction' || entry.type === 'partial_retraction' || entry.type === 'withdrawal' || entry.type === 'removal',
+  );
   const source = best?.source ?? 'crossref';
   return makeRecord<VerifyReferencesData>(upstream, source, {
     nativeId: paper ? (paper.doi ?? paper.nativeId) : `reference-${checked.index}`,
@@ -125,19 +144,39 @@ function recordOf(upstream: UpstreamClient, checked: Checked): ToolRecord<Verify
       index: checked.index,
       status: verdict.status,
       input: {
-        raw: reference.raw, authors: reference.authors, first_author: reference.firstAuthor, title: reference.title, year: reference.year,
-        journal: reference.journal, volume: reference.volume, issue: reference.issue, pages: reference.pages, doi: reference.doi,
+        raw: reference.raw,
+        authors: reference.authors,
+        first_author: reference.firstAuthor,
+        title: reference.title,
+        year: reference.year,
+        journal: reference.journal,
+        volume: reference.volume,
+        issue: reference.issue,
+        pages: reference.pages,
+        doi: reference.doi,
       } as VerifyReferencesData['input'],
       matched: paper
-        ? (Object.fromEntries(Object.entries({
-          doi: paper.doi, title: paper.title, authors: paper.authors.length > 0 ? paper.authors : undefined, first_author: firstFamily(paper.authors[0]),
-          year: paper.year, journal: paper.venue, volume: paper.volume, issue: paper.issue, pages: paper.pages, publisher: paper.publisher,
-          url: paper.doi ? `https://doi.org/${paper.doi}` : paper.url,
-        }).filter(([, value]) => value !== undefined)) as VerifyReferencesData['matched'])
+        ? (Object.fromEntries(
+            Object.entries({
+              doi: paper.doi,
+              title: paper.title,
+              authors: paper.authors.length > 0 ? paper.authors : undefined,
+              first_author: firstFamily(paper.authors[0]),
+              year: paper.year,
+              journal: paper.venue,
+              volume: paper.volume,
+              issue: paper.issue,
+              pages: paper.pages,
+              publisher: paper.publisher,
+              url: paper.doi ? `https://doi.org/${paper.doi}` : paper.url,
+            }).filter(([, value]) => value !== undefined),
+          ) as VerifyReferencesData['matched'])
         : undefined,
       match_source: best?.source,
       score: best?.score,
-      differences: best ? verdict.differences.map((difference) => (difference.cited === undefined ? { field: difference.field, actual: difference.actual } : difference)) : undefined,
+      differences: best
+        ? verdict.differences.map((difference) => (difference.cited === undefined ? { field: difference.field, actual: difference.actual } : difference))
+        : undefined,
       retracted: paper ? isRetracted(paper) : undefined,
       retraction_notice_doi: notice?.doi,
     },

@@ -10,5 +10,12 @@ declare module '@citation-js/plugin-bibtex';
 declare module '@citation-js/plugin-ris';
 declare module '@citation-js/plugin-csl';
 declare module '@citation-js/name' {
-  export function parse(name: string): { given?: string; family?: string; literal?: string; 'non-dropping-particle'?: string; 'dropping-particle'?: string; suffix?: string };
+  export function parse(name: string): {
+    given?: string;
+    family?: string;
+    literal?: string;
+    'non-dropping-particle'?: string;
+    'dropping-particle'?: string;
+    suffix?: string;
+  };
 }

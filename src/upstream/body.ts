@@ -19,7 +19,12 @@ function clip(text: string): string {
 }
 
 function decodeXmlText(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /** A one-line reason extracted from an error body, or undefined when nothing useful is in it. */
@@ -42,7 +47,10 @@ export function reasonFromBody(contentType: string, text: string): string | unde
   }
   if (trimmed.startsWith('<') || trimmed.startsWith('[')) return undefined;
   // Plain text such as the FDSN layout "Error 400: Bad Request\n\n<reason>\n…": the first line after the status line.
-  const lines = trimmed.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  const lines = trimmed
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   const first = lines[0] ?? '';
   const reason = /^Error \d{3}/.test(first) && lines[1] ? lines[1] : first;
   return clip(reason);
@@ -68,7 +76,9 @@ function faultTexts(fault: unknown): string[] {
 
 /** `error` and `message` (or `detail`, `errors`) of a JSON error body, joined: "Invalid query parameters error: X is not a valid field". */
 function jsonReason(body: Record<string, unknown>): string | undefined {
-  const parts = [...new Set([...faultTexts(body.Fault), ...[body.error, body.message, body.error_message, body.detail, body.reason, body.errors].flatMap(texts)])];
+  const parts = [
+    ...new Set([...faultTexts(body.Fault), ...[body.error, body.message, body.error_message, body.detail, body.reason, body.errors].flatMap(texts)]),
+  ];
   if (parts.length === 0) return undefined;
   return parts.map((part, index) => (index < parts.length - 1 ? part.replace(/[.:;]+$/, '') : part)).join(': ');
 }

@@ -136,7 +136,9 @@ export class UpstreamClient {
     const source = this.source(id);
     const { url, form, json, headers, shownUrl } = this.prepare(source, request);
     const method = request.method ?? (form || json !== undefined ? 'POST' : 'GET');
-    const cacheKey = createHash('sha256').update(JSON.stringify([source.id, method, url, form ?? null, json ?? null])).digest('hex');
+    const cacheKey = createHash('sha256')
+      .update(JSON.stringify([source.id, method, url, form ?? null, json ?? null]))
+      .digest('hex');
 
     let pending = this.inFlight.get(cacheKey);
     if (!pending) {
@@ -183,7 +185,15 @@ export class UpstreamClient {
   private async answer<T>(
     source: ResolvedSource,
     cacheKey: string,
-    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string; decode: Decoder<T> },
+    call: {
+      url: string;
+      method: 'GET' | 'POST';
+      form?: Record<string, string>;
+      json?: unknown;
+      headers: Record<string, string>;
+      shownUrl: string;
+      decode: Decoder<T>;
+    },
   ): Promise<CachedAnswer & { fromCache: boolean }> {
     const cached = await this.cache.get(cacheKey);
     metrics.cacheLookup(source.id, cached !== undefined);
@@ -212,7 +222,11 @@ export class UpstreamClient {
         });
         if (answer) return answer;
         // No time was left once the rate limit let it go: report the last real failure, if any.
-        lastError ??= new UpstreamError(source.id, 'timeout', `${source.id} could not be asked within ${budgetMs} ms: requests to it were waiting for its rate limit`);
+        lastError ??= new UpstreamError(
+          source.id,
+          'timeout',
+          `${source.id} could not be asked within ${budgetMs} ms: requests to it were waiting for its rate limit`,
+        );
         break;
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
@@ -222,12 +236,20 @@ export class UpstreamClient {
         const delay = retryAfterMs ?? backoff(this.retry.baseDelayMs, attempt);
         if (Date.now() + delay >= deadline) {
           if (retryAfterMs !== undefined) {
-            lastError = new UpstreamError(source.id, error.kind, `${error.message}; it asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than this call may take`, error.status);
+            lastError = new UpstreamError(
+              source.id,
+              error.kind,
+              `${error.message}; it asked to wait ${Math.ceil(retryAfterMs / 1000)} s, longer than this call may take`,
+              error.status,
+            );
             lastError.retryAfterMs = retryAfterMs;
           }
           break;
         }
-        this.options.logger?.warn({ source: source.id, attempt, delay_ms: delay, reason: withoutKey(source, error.message) }, 'upstream attempt failed; retrying');
+        this.options.logger?.warn(
+          { source: source.id, attempt, delay_ms: delay, reason: withoutKey(source, error.message) },
+          'upstream attempt failed; retrying',
+        );
         await sleep(delay);
       }
     }
@@ -268,7 +290,11 @@ export class UpstreamClient {
     if (status >= 300 && status < 400) throw redirectRefused(source, status, headers.location, origin);
     if (status >= 200 && status < 300) {
       if (read.tooLarge) {
-        throw new UpstreamError(source.id, 'too_large', `${source.id} answered with more than ${formatBytes(source.maxBodyBytes)}, the most read from it; ask for fewer results`);
+        throw new UpstreamError(
+          source.id,
+          'too_large',
+          `${source.id} answered with more than ${formatBytes(source.maxBodyBytes)}, the most read from it; ask for fewer results`,
+        );
       }
       return { status, contentType, body: read.body, retrievedAt };
     }
@@ -357,10 +383,11 @@ function redirectRefused(source: ResolvedSource, status: number, location: strin
   } catch {
     target = undefined;
   }
-  const where =
-    !target ? 'without a usable address' :
-    target.origin !== origin ? `to another host (${target.host}), which is never followed` :
-    'and redirects are not followed for this source';
+  const where = !target
+    ? 'without a usable address'
+    : target.origin !== origin
+      ? `to another host (${target.host}), which is never followed`
+      : 'and redirects are not followed for this source';
   return new UpstreamError(source.id, 'redirect', `${source.id} answered HTTP ${status}: redirected ${where}`, status);
 }
 
@@ -382,11 +409,15 @@ function fromRequestError(source: ResolvedSource, error: Error & { code?: string
   }
   const code = error.code ?? 'ERR_NETWORK';
   const what =
-    code === 'ECONNRESET' ? 'closed the connection' :
-    code === 'ECONNREFUSED' ? 'refused the connection' :
-    code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'could not be found (DNS)' :
-    error.name === 'ReadError' ? 'broke off the answer' :
-    'could not be reached';
+    code === 'ECONNRESET'
+      ? 'closed the connection'
+      : code === 'ECONNREFUSED'
+        ? 'refused the connection'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'could not be found (DNS)'
+          : error.name === 'ReadError'
+            ? 'broke off the answer'
+            : 'could not be reached';
   return new UpstreamError(source.id, 'network', `${source.id} ${what} (${code})`);
 }
 
@@ -399,7 +430,11 @@ function decodeJson(answer: CachedAnswer, source: ResolvedSource): unknown {
   try {
     return parseJsonKeepingBigIntegers(answer.body);
   } catch {
-    throw new UpstreamError(source.id, 'bad_body', `${source.id} answered with a body that is not valid JSON (truncated or another format), beginning "${bodySnippet(answer.body)}"`);
+    throw new UpstreamError(
+      source.id,
+      'bad_body',
+      `${source.id} answered with a body that is not valid JSON (truncated or another format), beginning "${bodySnippet(answer.body)}"`,
+    );
   }
 }
 

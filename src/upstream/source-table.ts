@@ -12,11 +12,9 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 export function sourceTable(): string {
   const usedBy = new Map<string, string[]>();
-  for (const tool of Object.values(tools)) for (const source of tool.sources as readonly string[]) usedBy.set(source, [...(usedBy.get(source) ?? []), tool.name]);
-  const lines = [
-    '| source | licence | key | variables | polite limit | tools |',
-    '|---|---|---|---|---|---|',
-  ];
+  for (const tool of Object.values(tools))
+    for (const source of tool.sources as readonly string[]) usedBy.set(source, [...(usedBy.get(source) ?? []), tool.name]);
+  const lines = ['| source | licence | key | variables | polite limit | tools |', '|---|---|---|---|---|---|'];
   for (const id of (Object.keys(sources) as SourceId[]).sort()) {
     const source = sources[id];
     const variables = [`\`SOURCE_${variableId(id)}_URL\``];

@@ -28,11 +28,11 @@ describe('admin CLI as a process', function () {
   });
 
   it('creates an account on a SQLite file, prints it as JSON and exits once the pool is closed', async function () {
-    const { stdout } = await run(
-      process.execPath,
-      cli('accounts', 'create', '--name', 'Process lab', '--credits', '3'),
-      { cwd: projectRoot, env: { ...process.env, DATABASE_URL: `sqlite:${path.join(folder, 'cli.sqlite')}` }, timeout: 15_000 },
-    );
+    const { stdout } = await run(process.execPath, cli('accounts', 'create', '--name', 'Process lab', '--credits', '3'), {
+      cwd: projectRoot,
+      env: { ...process.env, DATABASE_URL: `sqlite:${path.join(folder, 'cli.sqlite')}` },
+      timeout: 15_000,
+    });
     const account = JSON.parse(stdout) as { id: string };
     expect(account).to.deep.equal({ id: account.id, name: 'Process lab', credits: 3 });
   });

@@ -16,29 +16,68 @@ describeOnEachEngine('lookup_material over HTTP', (engine) => {
       expectCharged(result);
       const [first, second, third] = result.answer.body.records;
       expect({ ...first, retrievedAt: undefined }).to.deep.equal({
-        id: 'materials-project:mp-19770', type: 'material', source: 'materials-project', title: 'Fe2O3', url: 'https://next-gen.materialsproject.org/materials/mp-19770',
-        license: 'CC-BY-4.0', attribution: 'Materials Project (materialsproject.org), CC BY 4.0', retrievedAt: undefined,
+        id: 'materials-project:mp-19770',
+        type: 'material',
+        source: 'materials-project',
+        title: 'Fe2O3',
+        url: 'https://next-gen.materialsproject.org/materials/mp-19770',
+        license: 'CC-BY-4.0',
+        attribution: 'Materials Project (materialsproject.org), CC BY 4.0',
+        retrievedAt: undefined,
         data: {
-          material_id: 'mp-19770', formula: 'Fe2O3', elements: ['Fe', 'O'], band_gap_ev: 1.9504, formation_energy_per_atom_ev: -1.7184, energy_above_hull_ev: 0,
-          is_stable: true, theoretical: false, space_group_symbol: 'R-3c', space_group_number: 167, crystal_system: 'trigonal',
-          lattice: { a: 5.4274, b: 5.4274, c: 5.4274, alpha: 55.1, beta: 55.1, gamma: 55.1, volume: 101.52 }, page_url: 'https://next-gen.materialsproject.org/materials/mp-19770',
+          material_id: 'mp-19770',
+          formula: 'Fe2O3',
+          elements: ['Fe', 'O'],
+          band_gap_ev: 1.9504,
+          formation_energy_per_atom_ev: -1.7184,
+          energy_above_hull_ev: 0,
+          is_stable: true,
+          theoretical: false,
+          space_group_symbol: 'R-3c',
+          space_group_number: 167,
+          crystal_system: 'trigonal',
+          lattice: { a: 5.4274, b: 5.4274, c: 5.4274, alpha: 55.1, beta: 55.1, gamma: 55.1, volume: 101.52 },
+          page_url: 'https://next-gen.materialsproject.org/materials/mp-19770',
         },
       });
       expect({ ...second, retrievedAt: undefined }).to.deep.equal({
-        id: 'cod:cod-1515581', type: 'material', source: 'cod', title: 'C9H8O4 (Aspirin form II)', url: 'https://www.crystallography.net/cod/1515581.html',
-        license: 'CC0-1.0', attribution: 'Crystallography Open Database (crystallography.net), public domain (CC0)', retrievedAt: undefined,
+        id: 'cod:cod-1515581',
+        type: 'material',
+        source: 'cod',
+        title: 'C9H8O4 (Aspirin form II)',
+        url: 'https://www.crystallography.net/cod/1515581.html',
+        license: 'CC0-1.0',
+        attribution: 'Crystallography Open Database (crystallography.net), public domain (CC0)',
+        retrievedAt: undefined,
         data: {
-          material_id: 'cod-1515581', formula: 'C9H8O4', elements: ['C', 'H', 'O'], mineral_name: 'Aspirin form II',
-          space_group_symbol: 'P 1 21/c 1', space_group_number: 14, crystal_system: 'monoclinic',
+          material_id: 'cod-1515581',
+          formula: 'C9H8O4',
+          elements: ['C', 'H', 'O'],
+          mineral_name: 'Aspirin form II',
+          space_group_symbol: 'P 1 21/c 1',
+          space_group_number: 14,
+          crystal_system: 'monoclinic',
           lattice: { a: 12.1016, b: 6.4721, c: 11.3344, alpha: 90, beta: 111.593, gamma: 90, volume: 825.44 },
-          cif_url: 'https://www.crystallography.net/cod/1515581.cif', page_url: 'https://www.crystallography.net/cod/1515581.html', reference_doi: '10.1039/c1sc00430a',
+          cif_url: 'https://www.crystallography.net/cod/1515581.cif',
+          page_url: 'https://www.crystallography.net/cod/1515581.html',
+          reference_doi: '10.1039/c1sc00430a',
         },
       });
       expect(third.id).to.equal('materials-project:mp-715572');
       expect(result.answer.body.summary).to.equal('3 materials for Fe2O3: 2 from materials-project, 1 from cod.');
       const summary = chem.hits('materials-project', '/materials/summary/')[0]!;
-      expect([summary.headers['x-api-key'], summary.query.get('formula'), summary.query.get('deprecated'), summary.query.get('_limit'), summary.query.get('_fields')]).to.deep.equal([
-        'test-mp-key', 'Fe2O3', 'false', '3', 'material_id,formula_pretty,elements,band_gap,formation_energy_per_atom,energy_above_hull,is_stable,theoretical,symmetry,structure',
+      expect([
+        summary.headers['x-api-key'],
+        summary.query.get('formula'),
+        summary.query.get('deprecated'),
+        summary.query.get('_limit'),
+        summary.query.get('_fields'),
+      ]).to.deep.equal([
+        'test-mp-key',
+        'Fe2O3',
+        'false',
+        '3',
+        'material_id,formula_pretty,elements,band_gap,formation_energy_per_atom,energy_above_hull,is_stable,theoretical,symmetry,structure',
       ]);
       const codQuery = chem.hits('cod', '/result')[0]!.query;
       expect([codQuery.get('formula'), codQuery.get('format')]).to.deep.equal(['Fe2 O3', 'json']);
@@ -64,7 +103,7 @@ describeOnEachEngine('lookup_material over HTTP', (engine) => {
       expect(chem.hits('materials-project', '/materials/summary/')).to.have.length(1);
     });
 
-    it('when COD fails the computed phases still come: partial, with COD\'s reason', async () => {
+    it("when COD fails the computed phases still come: partial, with COD's reason", async () => {
       chem.on('materials-project', '/materials/summary/', own('materials-project', 'hand-made-summary-formula-Fe2O3.json'));
       chem.on('cod', '/result', down);
       const result = await chem.charged('lookup_material', { formula: 'Fe2O3' });
@@ -73,7 +112,7 @@ describeOnEachEngine('lookup_material over HTTP', (engine) => {
       expect(result.answer.body.records.map((record: any) => record.id)).to.deep.equal(['materials-project:mp-19770', 'materials-project:mp-715572']);
     });
 
-    it('is a 502 keeping the Materials Project\'s reason, not charged, when both fail', async () => {
+    it("is a 502 keeping the Materials Project's reason, not charged, when both fail", async () => {
       chem.on('materials-project', '/materials/summary/', own('materials-project', 'hand-made-error-401-invalid-key.json', { status: 401 }));
       chem.on('cod', '/result', down);
       const result = await chem.charged('lookup_material', { formula: 'Fe2O3' });
@@ -108,7 +147,9 @@ describeOnEachEngine('lookup_material over HTTP', (engine) => {
       chem.on('cod', '/result', recorded('cod', 'result-text-aspirin-first5.json'));
       const result = await chem.charged('lookup_material', { formula: 'C9H8O4', limit: 2 });
       expectCharged(result, PARTIAL);
-      expect(result.answer.body.failedSources).to.deep.equal([{ source: 'materials-project', error: 'materials-project needs an API key: set SOURCE_MATERIALS_PROJECT_KEY' }]);
+      expect(result.answer.body.failedSources).to.deep.equal([
+        { source: 'materials-project', error: 'materials-project needs an API key: set SOURCE_MATERIALS_PROJECT_KEY' },
+      ]);
       expect(result.answer.body.records.map((record: any) => record.id)).to.deep.equal(['cod:cod-1515581', 'cod:cod-1515582']);
       expect(chem.hits('materials-project', '/materials/summary/')).to.have.length(0);
       expect(chem.hits('cod', '/result')[0]!.query.get('formula')).to.equal('C9 H8 O4');

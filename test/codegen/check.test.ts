@@ -33,7 +33,10 @@ describe('npm run codegen -- --check', () => {
       writeFileSync(join(folder, 'tools.yaml'), edited);
       const result = run(['--check', '--manifest', join(folder, 'tools.yaml')]);
       expect(result.code).to.equal(1);
-      const stale = result.err.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.trim().replace(process.cwd(), '.'));
+      const stale = result.err
+        .split('\n')
+        .filter((line) => line.startsWith('  '))
+        .map((line) => line.trim().replace(process.cwd(), '.'));
       expect(stale).to.deep.equal(['./generated/mcp-tools.json (differs)', './generated/openapi.json (differs)', './generated/tools.ts (differs)']);
     } finally {
       rmSync(folder, { recursive: true, force: true });

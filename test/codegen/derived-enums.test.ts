@@ -9,8 +9,9 @@ function capabilityIdEnum(text: string): string[] {
   const openapi = JSON.parse(generate(parseManifest(text, 'tools.yaml')).get('openapi.json')!) as {
     components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };
   };
-  const record = Object.entries(openapi.components.schemas).find(([name]) => /^ListCapabilities.*Data$/.test(name))?.[1]
-    ?? Object.values(openapi.components.schemas).find((schema) => schema.properties?.id?.enum?.includes('catalogue'));
+  const record =
+    Object.entries(openapi.components.schemas).find(([name]) => /^ListCapabilities.*Data$/.test(name))?.[1] ??
+    Object.values(openapi.components.schemas).find((schema) => schema.properties?.id?.enum?.includes('catalogue'));
   return record!.properties.id!.enum!;
 }
 
@@ -27,16 +28,19 @@ describe('enums of pack and capability ids come from the lists at the top of too
     const text = manifestText.replace('          enum_from: capabilities', `          enum: [${ids.slice(0, -1).join(', ')}]`);
     const line = text.split('\n').findIndex((row) => row.startsWith(`          enum: [${ids[0]}`)) + 1;
     expect(() => parseManifest(text, 'tools.yaml')).to.throw(
-      `tools.yaml:${line}: tool "list_capabilities" tools[0].data.properties.id.enum: lists ${ids.length - 1} of the ${ids.length} capabilities ids (not ${ids.at(-1)}); write \`enum_from: capabilities\``);
+      `tools.yaml:${line}: tool "list_capabilities" tools[0].data.properties.id.enum: lists ${ids.length - 1} of the ${ids.length} capabilities ids (not ${ids.at(-1)}); write \`enum_from: capabilities\``,
+    );
   });
 
   it('enum_from must name one of the id lists', () => {
     const text = manifestText.replace('          enum_from: capabilities', '          enum_from: colours');
-    expect(() => parseManifest(text, 'tools.yaml')).to.throw('tools[0].data.properties.id.enum_from: must be one of packs, capabilities, sources (the id lists of the manifest)');
+    expect(() => parseManifest(text, 'tools.yaml')).to.throw(
+      'tools[0].data.properties.id.enum_from: must be one of packs, capabilities, sources (the id lists of the manifest)',
+    );
   });
 });
 
-describe('limits a handler enforces are declared once, under the tool\'s limits in tools.yaml', () => {
+describe("limits a handler enforces are declared once, under the tool's limits in tools.yaml", () => {
   it('{{limits.<name>}} in a description is the declared value', () => {
     const manifest = parseManifest(manifestText, 'tools.yaml');
     const verify = manifest.tools.find((tool) => tool.name === 'verify_references')!;

@@ -61,8 +61,14 @@ describe('a maintainer adds the tool of CONTRIBUTING.md to tools.yaml and runs c
     expect(routes).to.contain('lookup_star_catalogue: ToolHandler<LookupStarCatalogueArgs, LookupStarCatalogueData, Context>;');
     const project = new Project({
       compilerOptions: {
-        strict: true, noEmit: true, allowImportingTsExtensions: true, target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [], skipLibCheck: true,
+        strict: true,
+        noEmit: true,
+        allowImportingTsExtensions: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        types: [],
+        skipLibCheck: true,
       },
     });
     mkdirSync(join(folder, 'use'), { recursive: true });

@@ -44,12 +44,14 @@ describe('manifest validation names the file, the tool and the field path', () =
     {
       when: 'a default does not match its own schema',
       text: () => edit('default: 20', 'default: 900'),
-      message: 'tools.yaml:33: tool "search_earthquakes" tools[0].input.properties.limit.default: 900 does not match the field\'s own schema: value must be <= 500',
+      message:
+        'tools.yaml:33: tool "search_earthquakes" tools[0].input.properties.limit.default: 900 does not match the field\'s own schema: value must be <= 500',
     },
     {
       when: 'a default is not among the enum',
       text: () => edit('default: time', 'default: depth'),
-      message: 'tools.yaml:32: tool "search_earthquakes" tools[0].input.properties.order.default: "depth" does not match the field\'s own schema: value must be equal to one of the allowed values',
+      message:
+        'tools.yaml:32: tool "search_earthquakes" tools[0].input.properties.order.default: "depth" does not match the field\'s own schema: value must be equal to one of the allowed values',
     },
     {
       when: 'two tools have the same name',
@@ -76,7 +78,12 @@ describe('manifest validation names the file, the tool and the field path', () =
   for (const { when, text, message } of cases) {
     it(`stops when ${when}`, () => {
       const error = errorOf(text());
-      expect(error.message.split('\n').slice(1).map((line) => line.trim())).to.deep.equal([message]);
+      expect(
+        error.message
+          .split('\n')
+          .slice(1)
+          .map((line) => line.trim()),
+      ).to.deep.equal([message]);
     });
   }
 

@@ -6,7 +6,11 @@ import { tools } from '../../generated/tools.ts';
 type Schema = Record<string, any>;
 const openapi = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'));
 const schemas: Record<string, Schema> = openapi.components.schemas;
-const pascal = (name: string): string => name.split('_').map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
+const pascal = (name: string): string =>
+  name
+    .split('_')
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
 
 function describeArgument(schema: Schema, required: boolean): SpecArgument {
   const out: SpecArgument = { type: schema.type ?? (schema.oneOf ? 'any' : schema.type) };
@@ -19,8 +23,14 @@ function describeArgument(schema: Schema, required: boolean): SpecArgument {
 
 describe('generated OpenAPI against the spec (parts 4.2 and 8)', () => {
   it('has exactly the 30 tools of the spec, each with a POST and a GET path', () => {
-    const toolPaths = Object.keys(openapi.paths).filter((path) => !['/api/v1', '/api/v1/openapi.json'].includes(path) && !/^\/api\/v1\/account(\/|$)/.test(path));
-    expect(toolPaths.sort()).to.deep.equal(Object.keys(specTools).map((name) => `/api/v1/${name}`).sort());
+    const toolPaths = Object.keys(openapi.paths).filter(
+      (path) => !['/api/v1', '/api/v1/openapi.json'].includes(path) && !/^\/api\/v1\/account(\/|$)/.test(path),
+    );
+    expect(toolPaths.sort()).to.deep.equal(
+      Object.keys(specTools)
+        .map((name) => `/api/v1/${name}`)
+        .sort(),
+    );
     expect(toolPaths).to.have.length(Object.keys(tools).length);
     for (const path of toolPaths) expect(Object.keys(openapi.paths[path]).sort()).to.deep.equal(['get', 'post']);
   });
@@ -28,7 +38,7 @@ describe('generated OpenAPI against the spec (parts 4.2 and 8)', () => {
   for (const [name, tool] of Object.entries(specTools)) {
     describe(name, () => {
       const args = schemas[`${pascal(name)}Args`]!;
-      it('has exactly the spec\'s argument names, types, required flags, enums and defaults', () => {
+      it("has exactly the spec's argument names, types, required flags, enums and defaults", () => {
         const actual = Object.fromEntries(
           Object.entries(args.properties as Record<string, Schema>).map(([argument, schema]) => [
             argument,
@@ -94,8 +104,20 @@ describe('generated OpenAPI against the spec (parts 4.2 and 8)', () => {
     }
     expect(openapi.components.responses.RateLimited.headers).to.have.property('Retry-After');
     expect(openapi.components.schemas.Error.properties.error.properties.code.enum).to.deep.equal([
-      'invalid_input', 'unauthorized', 'insufficient_credits', 'pack_disabled', 'unknown_tool', 'not_found', 'not_acceptable', 'idempotency_in_progress', 'payload_too_large',
-      'idempotency_key_reused', 'rate_limited', 'internal', 'upstream_error', 'temporarily_unavailable',
+      'invalid_input',
+      'unauthorized',
+      'insufficient_credits',
+      'pack_disabled',
+      'unknown_tool',
+      'not_found',
+      'not_acceptable',
+      'idempotency_in_progress',
+      'payload_too_large',
+      'idempotency_key_reused',
+      'rate_limited',
+      'internal',
+      'upstream_error',
+      'temporarily_unavailable',
     ]);
   });
 

@@ -23,7 +23,8 @@ describe('loc connector (hand-made fixture in the documented format)', () => {
       place: 'washington',
       creators: ['w.d. wallach & hope'],
       description: undefined,
-      snippet: 'Hand-made test text in the documented shape: EVENING STAR. WASHINGTON. SUFFRAGE PARADE MARCHES UP PENNSYLVANIA AVENUE while thousands look on; the procession of women from every state passed the Treasury in the afternoon.',
+      snippet:
+        'Hand-made test text in the documented shape: EVENING STAR. WASHINGTON. SUFFRAGE PARADE MARCHES UP PENNSYLVANIA AVENUE while thousands look on; the procession of women from every state passed the Treasury in the afternoon.',
       rights: 'No known restrictions on publication.',
       thumbnailUrl: 'https://tile.loc.gov/image-services/iiif/service:ndnp:dlc:batch_dlc_test:data:sn83045462:1913030301:0001/full/pct:6.25/0/default.jpg',
       itemUrl: 'https://www.loc.gov/resource/sn83045462/1913-03-03/ed-1/?sp=1&q=suffrage+parade',
@@ -36,14 +37,30 @@ describe('loc connector (hand-made fixture in the documented format)', () => {
   it('reads a photo as an image with its description', () => {
     const photo = parsed().items[1]!;
     expect([photo.nativeId, photo.itemType, photo.year, photo.description, photo.snippet, photo.collection]).to.deep.equal([
-      'item/2014690000', 'image', 1913, 'Hand-made test text: photograph of the suffrage parade, Washington, D.C.', undefined, 'bain collection',
+      'item/2014690000',
+      'image',
+      1913,
+      'Hand-made test text: photograph of the suffrage parade, Washington, D.C.',
+      undefined,
+      'bain collection',
     ]);
   });
 
   it('asks the endpoint of the type with fo=json, only results and pagination, and the year range', () => {
-    expect(loc.ENDPOINTS).to.deep.equal({ newspaper: '/collections/chronicling-america/', image: '/photos/', manuscript: '/manuscripts/', map: '/maps/', any: '/search/' });
+    expect(loc.ENDPOINTS).to.deep.equal({
+      newspaper: '/collections/chronicling-america/',
+      image: '/photos/',
+      manuscript: '/manuscripts/',
+      map: '/maps/',
+      any: '/search/',
+    });
     expect(loc.searchParams({ query: 'suffrage parade', type: 'newspaper', dateFrom: 1913, dateTo: 1914, limit: 10 })).to.deep.equal({
-      q: 'suffrage parade', fo: 'json', at: 'results,pagination', c: 10, sp: 1, dates: '1913/1914',
+      q: 'suffrage parade',
+      fo: 'json',
+      at: 'results,pagination',
+      c: 10,
+      sp: 1,
+      dates: '1913/1914',
     });
   });
 });
@@ -79,7 +96,9 @@ describe('europeana connector (hand-made fixture in the documented format)', () 
   });
 
   it('success:false is an error even on a 200', () => {
-    expect(() => europeana.parseSearch({ apikey: 'x', success: false, error: 'Invalid query' }, 'any')).to.throw('europeana answered with an error: Invalid query');
+    expect(() => europeana.parseSearch({ apikey: 'x', success: false, error: 'Invalid query' }, 'any')).to.throw(
+      'europeana answered with an error: Invalid query',
+    );
   });
 
   it('pushes the type and year filters down as repeated qf parameters', () => {

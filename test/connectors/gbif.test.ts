@@ -8,7 +8,14 @@ const json = (file: string) => parseJsonKeepingBigIntegers(recording('gbif', fil
 
 describeRecordings('gbif', () => {
   it('reads the v2 and v1 exact matches to the same taxon, the key a number', () => {
-    const expected = { key: 9206251, canonicalName: 'Helianthus annuus', scientificName: 'Helianthus annuus L.', rank: 'SPECIES', matchType: 'EXACT', confidence: 99 };
+    const expected = {
+      key: 9206251,
+      canonicalName: 'Helianthus annuus',
+      scientificName: 'Helianthus annuus L.',
+      rank: 'SPECIES',
+      matchType: 'EXACT',
+      confidence: 99,
+    };
     expect(parseMatch(json('species-match-v2-exact-helianthus-annuus.json'))).to.deep.equal(expected);
     expect(parseMatch(json('species-match-v1-exact-helianthus-annuus.json'))).to.deep.equal(expected);
   });
@@ -27,14 +34,34 @@ describeRecordings('gbif', () => {
     const parsed = parseOccurrences(openLicensedDenmark());
     expect(parsed.occurrences).to.deep.equal([
       {
-        key: '5154080929', scientificName: 'Calopteryx splendens (Harris, 1780)', latitude: 55.999455, longitude: 12.249647, coordinateUncertaintyM: 4,
-        eventDate: '2025-05-11T16:01:05', year: 2025, countryCode: 'DK', country: 'Denmark', basisOfRecord: 'HUMAN_OBSERVATION',
-        datasetKey: '50c9509d-22c7-4a22-a47d-8c48425ef4a7', datasetName: 'iNaturalist research-grade observations', license: 'CC-BY-4.0',
+        key: '5154080929',
+        scientificName: 'Calopteryx splendens (Harris, 1780)',
+        latitude: 55.999455,
+        longitude: 12.249647,
+        coordinateUncertaintyM: 4,
+        eventDate: '2025-05-11T16:01:05',
+        year: 2025,
+        countryCode: 'DK',
+        country: 'Denmark',
+        basisOfRecord: 'HUMAN_OBSERVATION',
+        datasetKey: '50c9509d-22c7-4a22-a47d-8c48425ef4a7',
+        datasetName: 'iNaturalist research-grade observations',
+        license: 'CC-BY-4.0',
       },
       {
-        key: '5154480463', scientificName: 'Calopteryx splendens (Harris, 1780)', latitude: 55.293915, longitude: 10.277037, coordinateUncertaintyM: 1700,
-        eventDate: '2025-05-13T19:15:07', year: 2025, countryCode: 'DK', country: 'Denmark', basisOfRecord: 'HUMAN_OBSERVATION',
-        datasetKey: '50c9509d-22c7-4a22-a47d-8c48425ef4a7', datasetName: 'iNaturalist research-grade observations', license: 'CC0-1.0',
+        key: '5154480463',
+        scientificName: 'Calopteryx splendens (Harris, 1780)',
+        latitude: 55.293915,
+        longitude: 10.277037,
+        coordinateUncertaintyM: 1700,
+        eventDate: '2025-05-13T19:15:07',
+        year: 2025,
+        countryCode: 'DK',
+        country: 'Denmark',
+        basisOfRecord: 'HUMAN_OBSERVATION',
+        datasetKey: '50c9509d-22c7-4a22-a47d-8c48425ef4a7',
+        datasetName: 'iNaturalist research-grade observations',
+        license: 'CC0-1.0',
       },
     ]);
   });
@@ -43,9 +70,12 @@ describeRecordings('gbif', () => {
 describe('gbif connector', () => {
   it('maps licence URLs back to the two open licences and nothing else', () => {
     expect([
-      openLicense('http://creativecommons.org/licenses/by/4.0/legalcode'), openLicense('https://creativecommons.org/licenses/by/4.0/'),
-      openLicense('http://creativecommons.org/publicdomain/zero/1.0/legalcode'), openLicense('CC0_1_0'),
-      openLicense('http://creativecommons.org/licenses/by-nc/4.0/legalcode'), openLicense(undefined),
+      openLicense('http://creativecommons.org/licenses/by/4.0/legalcode'),
+      openLicense('https://creativecommons.org/licenses/by/4.0/'),
+      openLicense('http://creativecommons.org/publicdomain/zero/1.0/legalcode'),
+      openLicense('CC0_1_0'),
+      openLicense('http://creativecommons.org/licenses/by-nc/4.0/legalcode'),
+      openLicense(undefined),
     ]).to.deep.equal(['CC-BY-4.0', 'CC-BY-4.0', 'CC0-1.0', 'CC0-1.0', undefined, undefined]);
   });
 
@@ -56,8 +86,16 @@ describe('gbif connector', () => {
   });
 
   it('reads a vernacular-name search (hand-made, documented shape) to its backbone taxon', () => {
-    const body = { results: [{ key: 180092811, nubKey: 9206251, canonicalName: 'Helianthus annuus', scientificName: 'Helianthus annuus L.', rank: 'SPECIES' }] };
-    expect(parseVernacular(body)).to.deep.equal({ key: 9206251, canonicalName: 'Helianthus annuus', scientificName: 'Helianthus annuus L.', rank: 'SPECIES', matchType: 'VERNACULAR' });
+    const body = {
+      results: [{ key: 180092811, nubKey: 9206251, canonicalName: 'Helianthus annuus', scientificName: 'Helianthus annuus L.', rank: 'SPECIES' }],
+    };
+    expect(parseVernacular(body)).to.deep.equal({
+      key: 9206251,
+      canonicalName: 'Helianthus annuus',
+      scientificName: 'Helianthus annuus L.',
+      rank: 'SPECIES',
+      matchType: 'VERNACULAR',
+    });
     expect(parseVernacular({ results: [] })).to.equal(undefined);
   });
 });

@@ -10,7 +10,11 @@ describeRecordings('gtex', () => {
   it('resolves CFTR to the versioned GENCODE v26 id', () => {
     const genes = parseGenes(read('reference-gene-cftr-v26.json'));
     expect(pickGene(genes, 'cftr')).to.deep.equal({
-      gencodeId: 'ENSG00000001626.14', symbol: 'CFTR', description: 'cystic fibrosis transmembrane conductance regulator', chromosome: 'chr7', geneType: 'protein coding',
+      gencodeId: 'ENSG00000001626.14',
+      symbol: 'CFTR',
+      description: 'cystic fibrosis transmembrane conductance regulator',
+      chromosome: 'chr7',
+      geneType: 'protein coding',
     });
     expect(pickGene(genes, 'ENSG00000001626')!.gencodeId).to.equal('ENSG00000001626.14');
   });

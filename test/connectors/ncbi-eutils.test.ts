@@ -32,10 +32,22 @@ describeRecordings('pubmed', () => {
       const { papers } = await searchArticles(client, { query: 'jmol 3D printing', yearFrom: 2015, limit: 5 });
       expect(papers.map((paper) => [paper.pmid, paper.doi])).to.deep.equal([['27933103', '10.1186/s13321-016-0181-z']]);
       expect(fake.hits.map((hit) => [hit.path, Object.fromEntries(hit.query)])).to.deep.equal([
-        ['/esearch.fcgi', {
-          db: 'pubmed', term: 'jmol 3D printing', retmax: '5', sort: 'relevance', retmode: 'json', datetype: 'pdat', mindate: '2015', maxdate: '3000',
-          tool: 'research-tools-api', email: 'ops@example.org', api_key: 'ncbi-key-1',
-        }],
+        [
+          '/esearch.fcgi',
+          {
+            db: 'pubmed',
+            term: 'jmol 3D printing',
+            retmax: '5',
+            sort: 'relevance',
+            retmode: 'json',
+            datetype: 'pdat',
+            mindate: '2015',
+            maxdate: '3000',
+            tool: 'research-tools-api',
+            email: 'ops@example.org',
+            api_key: 'ncbi-key-1',
+          },
+        ],
         ['/esummary.fcgi', { db: 'pubmed', id: '27933103', retmode: 'json', tool: 'research-tools-api', email: 'ops@example.org', api_key: 'ncbi-key-1' }],
       ]);
     });
@@ -45,7 +57,12 @@ describeRecordings('pubmed', () => {
       const article = await fetchArticle(client, '22351513');
       expect([article?.paper?.pmid, article?.paper?.doi]).to.deep.equal(['22351513', '10.1002/jsfa.5627']);
       expect(Object.fromEntries(fake.hits[0]!.query)).to.deep.equal({
-        db: 'pubmed', id: '22351513', retmode: 'xml', tool: 'research-tools-api', email: 'ops@example.org', api_key: 'ncbi-key-1',
+        db: 'pubmed',
+        id: '22351513',
+        retmode: 'xml',
+        tool: 'research-tools-api',
+        email: 'ops@example.org',
+        api_key: 'ncbi-key-1',
       });
     });
   });

@@ -16,19 +16,34 @@ describeRecordings('ncbi-gene', () => {
     expect(parseSearch('ncbi-gene', read('esearch-gene-term-CDDG1-zero-hits.json'))).to.deep.equal({ count: 0, ids: [] });
   });
   it('reads THOP1 with its exact fields; aliases split from one string', () => {
-    expect(parseGeneSummaries(read('esummary-gene-7064-THOP1.json'))).to.deep.equal([{
-      geneId: '7064', symbol: 'THOP1', name: 'thimet oligopeptidase 1', aliases: ['EP24.15', 'MEPD_HUMAN', 'MP78', 'TOP'],
-      summary: 'The protein encoded by this gene is a kininase that uses zinc as a cofactor. The encoded oligopeptidase cleaves cytosolic peptides, making them unavailable for display on antigen-presenting cells. This protein also cleaves neuropeptides under 20 aa in length and can degrade beta-amyloid precursor protein to amyloidogenic peptides. [provided by RefSeq, Nov 2015]',
-      chromosome: '19', mapLocation: '19p13.3', organism: 'Homo sapiens', taxonId: 9606, status: undefined,
-    }]);
+    expect(parseGeneSummaries(read('esummary-gene-7064-THOP1.json'))).to.deep.equal([
+      {
+        geneId: '7064',
+        symbol: 'THOP1',
+        name: 'thimet oligopeptidase 1',
+        aliases: ['EP24.15', 'MEPD_HUMAN', 'MP78', 'TOP'],
+        summary:
+          'The protein encoded by this gene is a kininase that uses zinc as a cofactor. The encoded oligopeptidase cleaves cytosolic peptides, making them unavailable for display on antigen-presenting cells. This protein also cleaves neuropeptides under 20 aa in length and can degrade beta-amyloid precursor protein to amyloidogenic peptides. [provided by RefSeq, Nov 2015]',
+        chromosome: '19',
+        mapLocation: '19p13.3',
+        organism: 'Homo sapiens',
+        taxonId: 9606,
+        status: undefined,
+      },
+    ]);
   });
   it('keeps the uids order and falls back to name when there is no official symbol (CLAM, empty summary omitted)', () => {
     const genes = parseGeneSummaries(read('esummary-gene-27445-373073-PCLO-CLAM.json'));
-    expect(genes.map((gene) => [gene.geneId, gene.symbol, gene.mapLocation])).to.deep.equal([['27445', 'PCLO', '7q21.11'], ['373073', 'CLAM', '7q11-q21']]);
+    expect(genes.map((gene) => [gene.geneId, gene.symbol, gene.mapLocation])).to.deep.equal([
+      ['27445', 'PCLO', '7q21.11'],
+      ['373073', 'CLAM', '7q11-q21'],
+    ]);
     expect(genes[1]).to.deep.include({ name: 'cerebellar atrophy with progressive microcephaly', aliases: ['PCH3'], summary: undefined });
   });
   it('turns an error reported with HTTP 200 into an upstream error with its words', () => {
-    expect(() => parseGeneSummaries(read('esummary-gene-invalid-uid-error-http200.json')))
-      .to.throw(UpstreamError, 'ncbi-gene reported an error: Invalid uid OR11-86 at position= 0');
+    expect(() => parseGeneSummaries(read('esummary-gene-invalid-uid-error-http200.json'))).to.throw(
+      UpstreamError,
+      'ncbi-gene reported an error: Invalid uid OR11-86 at position= 0',
+    );
   });
 });

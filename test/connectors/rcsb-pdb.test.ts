@@ -15,9 +15,15 @@ describeRecordings('rcsb-pdb', () => {
   });
   it('reads the 4HHB core entry: method, best resolution, release date and download links', () => {
     expect(parseEntry(read('core-entry-4HHB.json'))).to.deep.equal({
-      pdbId: '4HHB', title: 'THE CRYSTAL STRUCTURE OF HUMAN DEOXYHAEMOGLOBIN AT 1.74 ANGSTROMS RESOLUTION', method: 'X-RAY DIFFRACTION',
-      resolutionAngstrom: 1.74, releaseDate: '1984-07-17', organisms: undefined, uniprotAccessions: undefined,
-      mmcifUrl: 'https://files.rcsb.org/download/4HHB.cif', pdbUrl: 'https://files.rcsb.org/download/4HHB.pdb',
+      pdbId: '4HHB',
+      title: 'THE CRYSTAL STRUCTURE OF HUMAN DEOXYHAEMOGLOBIN AT 1.74 ANGSTROMS RESOLUTION',
+      method: 'X-RAY DIFFRACTION',
+      resolutionAngstrom: 1.74,
+      releaseDate: '1984-07-17',
+      organisms: undefined,
+      uniprotAccessions: undefined,
+      mmcifUrl: 'https://files.rcsb.org/download/4HHB.cif',
+      pdbUrl: 'https://files.rcsb.org/download/4HHB.pdb',
     });
   });
 });
@@ -34,11 +40,16 @@ describe('rcsb-pdb connector', () => {
     ]);
   });
   it('turns GraphQL errors without data into an upstream error with the first message', () => {
-    expect(() => parseGraphqlEntries({ errors: [{ message: 'Syntax Error' }] }, ['1AAP'])).to.throw(UpstreamError, 'rcsb-pdb GraphQL answered without entries: Syntax Error');
+    expect(() => parseGraphqlEntries({ errors: [{ message: 'Syntax Error' }] }, ['1AAP'])).to.throw(
+      UpstreamError,
+      'rcsb-pdb GraphQL answered without entries: Syntax Error',
+    );
   });
   it('asks the search host beside the real data host, and the overridden host when SOURCE_RCSB_PDB_URL is set', () => {
     expect(searchBaseUrl(new UpstreamClient({ sources: loadConfig({}).sources }))).to.equal('https://search.rcsb.org');
-    expect(searchBaseUrl(new UpstreamClient({ sources: loadConfig({ SOURCE_RCSB_PDB_URL: 'http://127.0.0.1:9/rcsb' }).sources }))).to.equal('http://127.0.0.1:9/rcsb');
+    expect(searchBaseUrl(new UpstreamClient({ sources: loadConfig({ SOURCE_RCSB_PDB_URL: 'http://127.0.0.1:9/rcsb' }).sources }))).to.equal(
+      'http://127.0.0.1:9/rcsb',
+    );
   });
   it('searches entries by UniProt accession with the documented attribute and paging', () => {
     expect(accessionQuery('P05067', 5)).to.deep.include({ return_type: 'entry', request_options: { paginate: { start: 0, rows: 5 } } });

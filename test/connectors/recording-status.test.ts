@@ -30,7 +30,7 @@ const never = (reason: string) => ({ never: reason }) as const;
 type Status = typeof TESTED | ReturnType<typeof never>;
 
 const RECORDINGS: Record<string, Record<string, Status>> = {
-  'openalex': {
+  openalex: {
     'error-400-invalid-filter.json': TESTED,
     'error-400-invalid-select.json': TESTED,
     'error-401-invalid-api-key.json': TESTED,
@@ -42,13 +42,13 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'works-list-title-abstract-search.json': TESTED,
     'works-list-title-search-2025.json': TESTED,
   },
-  'pubmed': {
+  pubmed: {
     'efetch-pubmed-22351513-structured-abstract.xml': TESTED,
     'efetch-pubmed-29915538-with-pmc-and-references.xml': TESTED,
     'esearch-term-darwin-au.json': TESTED,
     'esummary-id-27933103.json': TESTED,
   },
-  'arxiv': {
+  arxiv: {
     'id_list-0000.0000-no-results.xml': TESTED,
     'id_list-2104.12255v1.xml': TESTED,
     'id_list-abc-error-400.xml': TESTED,
@@ -59,10 +59,10 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'literature-list-size10-page1.json': TESTED,
     'literature-record-1842768.json': TESTED,
   },
-  'eric': {
+  eric: {
     'search-blockchain-json.json': TESTED,
   },
-  'crossref': {
+  crossref: {
     'error-400-validation-failure.json': TESTED,
     'journal-issn-1803-2427.json': TESTED,
     'journal-issn-1932-6203-plos-one-2022.json': TESTED,
@@ -75,23 +75,23 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'works-query-title-author-select.json': TESTED,
     'works-query-title-rows1.json': TESTED,
   },
-  'dblp': {
+  dblp: {
     'search-publ-q-test-star-2019.json': TESTED,
     'search-publ-q-test-star-h1-pid-format.json': TESTED,
   },
-  'europepmc': {
+  europepmc: {
     'search-no-results-json.json': TESTED,
     'search-query-cancer-lite-json.json': TESTED,
     'search-query-cancer-resultType-core-json.json': TESTED,
     'search-query-cancer-resultType-idlist-json.json': never('resultType=idlist; the connector asks resultType=core'),
   },
-  'unpaywall': {
+  unpaywall: {
     'v2-doi-10.1007-s40278-023-41815-2-closed.json': TESTED,
     'v2-doi-10.1016-j.xgen.2025.100814.json': TESTED,
     'v2-doi-10.1073-pnas.1414271111-bronze-oa.json': TESTED,
     'v2-search-no-results.json': never('the title search /v2/search; the connector looks up one DOI (/v2/{doi})'),
   },
-  'doaj': {
+  doaj: {
     'v2-journal-by-id-f3f2e7f23d444370ae5f5199f85bc100.json': TESTED,
     'v2-search-journals-keywords-heritage-trimmed.json': TESTED,
     'v2-search-journals-publisher-ecology-pageSize2.json': TESTED,
@@ -104,64 +104,63 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'esummary-gene-7064-THOP1.json': TESTED,
     'esummary-gene-invalid-uid-error-http200.json': TESTED,
   },
-  'uniprot': {
+  uniprot: {
     'entry-P05067-APP-human-swissprot.json': TESTED,
     'entry-P15056-BRAF-minimized.json': TESTED,
     'search-BRAF-human-reviewed-minimized.json': TESTED,
     'search-query-glucose-size2-with-facets.json': TESTED,
   },
-  'ensembl': {
+  ensembl: {
     'lookup-id-ENSG00000164219-PGGT1B-expand1.json': TESTED,
     'lookup-symbol-POST-human-symbols-BRCA2-BR.json': TESTED,
     'lookup-symbol-homo_sapiens-BR-error-400.json': TESTED,
     'lookup-symbol-homo_sapiens-BRCA2.json': TESTED,
   },
-  'reactome': {
+  reactome: {
     'data-query-R-HSA-5673001-minimized.json': TESTED,
   },
-  'string': {
+  string: {
     'interaction-partners-PGGT1B-9606-limit10.json': TESTED,
     'network-BRAF-9606-limit15-first5rows.json': TESTED,
   },
-  'interpro': {
-  },
+  interpro: {},
   'rcsb-pdb': {
     'core-entry-4HHB.json': TESTED,
     'search-v2-text-experimental-method-xray-entry.json': TESTED,
   },
-  'alphafold': {
+  alphafold: {
     'prediction-P05067-all-isoforms-v6.json': TESTED,
   },
-  'clinicaltrials': {
+  clinicaltrials: {
     'studies-search-cond-melanoma-status-recruiting-pagesize3-fields.json': TESTED,
     'studies-search-cond-phelan-mcdermid-page2-via-pagetoken.json': TESTED,
     'studies-search-intr-keytruda-pagesize3-fields.json': TESTED,
     'study-NCT02210780-full-record-with-results.json': TESTED,
     'study-NCT06604689-fields.json': TESTED,
   },
-  'chembl': {
+  chembl: {
     'mechanism-molecule-CHEMBL3137343-pembrolizumab.json': TESTED,
     'target-CHEMBL4135.json': TESTED,
   },
-  'openfda': {
+  openfda: {
     'error-400-bad-request-sort-field.json': TESTED,
     'error-404-no-matches-found.json': TESTED,
     'error-500-server-error-query-syntax.json': TESTED,
     'event-count-reactionmeddrapt-pembrolizumab-limit1.json': TESTED,
     'label-search-keytruda-minimized.json': TESTED,
   },
-  'gtex': {
+  gtex: {
     'median-gene-expression-cftr-gtex_v8.json': TESTED,
     'reference-gene-cftr-v26.json': TESTED,
     'reference-gene-error-422-invalid-page.json': TESTED,
     'reference-gene-not-found-empty.json': TESTED,
     'reference-geneSearch-crp-itemsPerPage1.json': TESTED,
   },
-  'geo': {
+  geo: {
     'esearch-gds-GSE93374-accession.json': TESTED,
     'esummary-gds-200093374-GSE93374.json': TESTED,
   },
-  'simbad': {
+  simbad: {
     'cone-search-mivot-barnards-star.vot.xml': TESTED,
     'sim-script-error-votable.txt': TESTED,
     'sim-script-idlist-polaris.txt': TESTED,
@@ -174,7 +173,7 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'tap-sync-ps-plname-discoverymethod-json-trimmed.json': TESTED,
     'tap-sync-pscomppars-plname-csv-trimmed.csv': never('CSV; the connector asks for format=json'),
   },
-  'gaia': {
+  gaia: {
     'cone-search-dr3-top50-trimmed-3rows.json': TESTED,
     'source-id-query-dr3-2rows.vot.xml': TESTED,
     'sync-top1-sourceid-ra-dec-parallax.json': TESTED,
@@ -187,51 +186,55 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'query-northridge-m6.6-one-result.json': TESTED,
     'query-three-results-null-magnitude.json': TESTED,
   },
-  'oeis': {
+  oeis: {
     'search-id-A144640-legacy-object-format.json': TESTED,
     'search-id-A200083-legacy-object-format.json': TESTED,
   },
-  'pubchem': {
+  pubchem: {
     'property-table-cid-5564-2244-all-properties.json': TESTED,
     'property-table-cid-5564-formula-weight.json': TESTED,
-    'pugview-cid-176-record-description.json': never('PUG View record descriptions: lookup_compound reads the PUG REST property and synonym tables, and ChEBI gives the definition'),
+    'pugview-cid-176-record-description.json': never(
+      'PUG View record descriptions: lookup_compound reads the PUG REST property and synonym tables, and ChEBI gives the definition',
+    ),
     'synonyms-name-aspirin.json': TESTED,
   },
-  'chebi': {
-    'ols4-software-testcase-v1-term-shape-NOT-chebi.json': never('an OLS4 term of another ontology, kept to show a shape that is not ChEBI\'s; the connector asks the ChEBI 2.0 REST API'),
+  chebi: {
+    'ols4-software-testcase-v1-term-shape-NOT-chebi.json': never(
+      "an OLS4 term of another ontology, kept to show a shape that is not ChEBI's; the connector asks the ChEBI 2.0 REST API",
+    ),
     'soap-retired-getCompleteEntity-27732-caffeine.xml': never('the ChEBI SOAP service is retired; the connector asks the ChEBI 2.0 REST API'),
     'soap-retired-getLiteEntity-glyphosate.xml': never('the ChEBI SOAP service is retired; the connector asks the ChEBI 2.0 REST API'),
     'soap-retired-getLiteEntity-no-hit-balloon.xml': never('the ChEBI SOAP service is retired; the connector asks the ChEBI 2.0 REST API'),
   },
-  'cod': {
+  cod: {
     'result-text-aspirin-first5.json': TESTED,
   },
-  'nih': {
+  nih: {
     'v1-projects-search-advanced-text-qualitative-data-offset2500-first3.json': TESTED,
   },
-  'nsf': {
+  nsf: {
     'awards-keyword-qualitative-2019-offset1-first3.json': TESTED,
     'awards-keyword-qualitative-2019-offset26-first3.json': TESTED,
   },
-  'zenodo': {
+  zenodo: {
     'legacy-2022-308-redirect-records-without-trailing-slash.txt': TESTED,
     'legacy-2022-record-404-pid-does-not-exist.json': TESTED,
     'legacy-2022-record-7078768.json': TESTED,
     'legacy-2022-records-search-no-hits.json': TESTED,
     'legacy-2022-records-search-type-dataset.json': TESTED,
   },
-  'dryad': {
+  dryad: {
     'v2-dataset-by-doi-2rbnzs7jp-jan2022.json': TESTED,
     'v2-datasets-list-page1-first3.json': TESTED,
   },
-  'dataverse': {
+  dataverse: {
     'docs-example-search-q-finch-type-dataset-published.json': TESTED,
     'docs-example-search-q-trees-all-types.json': TESTED,
   },
-  'datacite': {
+  datacite: {
     'dois-page-size-5-jan2020.json': TESTED,
   },
-  'fred': {
+  fred: {
     'error-400-invalid-series-id.json': TESTED,
     'series-gdp.json': TESTED,
     'series-observations-empty.json': TESTED,
@@ -247,22 +250,24 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'indicator-metadata.json': TESTED,
     'indicators-list.json': TESTED,
   },
-  'bls': {
+  bls: {
     'timeseries-post-catalog-calculations.json': TESTED,
     'timeseries-post-cpi-1913-1914.json': TESTED,
     'timeseries-post-cpi-1913-annualaverage.json': TESTED,
   },
-  'oecd': {
-    'availability-v2-kei-gbr-q.json': never('SDMX availability (which codes have data); find_series offers curated OECD series and get_series reads the data endpoint'),
+  oecd: {
+    'availability-v2-kei-gbr-q.json': never(
+      'SDMX availability (which codes have data); find_series offers curated OECD series and get_series reads the data endpoint',
+    ),
     'data-v1-kei-gbr-irlt-2023.csv': TESTED,
     'data-v2-lfs-usa-unemployment-labels.csv': TESTED,
   },
-  'eurostat': {
+  eurostat: {
     'data-nama-10-gdp-de-since-2030-empty.json': TESTED,
     'data-sts-inpr-m-ie-confidential.json': TESTED,
     'data-une-rt-m-de-xx-since-2024-01.json': TESTED,
   },
-  'imf': {
+  imf: {
     'sdmx3-availability-il-jpn-frequency.json': never('SDMX availability (which frequencies exist); get_series reads the data endpoint and DataMapper'),
     'sdmx3-data-il-jpn-rgv-revs-q.xml': TESTED,
   },
@@ -280,7 +285,7 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'ogcapi-daily-items-limit10.json': TESTED,
     'ogcapi-monitoring-locations-2-features.json': TESTED,
   },
-  'gbif': {
+  gbif: {
     'error-400-occurrence-search-bad-latitude.txt': TESTED,
     'occurrence-search-country-dk-specieskey-limit2.json': TESTED,
     'occurrence-search-recordedbyid-limit3.json': TESTED,
@@ -289,7 +294,7 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'species-match-v2-exact-helianthus-annuus.json': TESTED,
     'species-match-v2-none-calopteryx-fakeus.json': TESTED,
   },
-  'openaq': {
+  openaq: {
     'location-1-latest-empty.json': TESTED,
     'location-1011-sensors.json': TESTED,
     'locations-coordinates-radius.json': TESTED,
@@ -315,7 +320,9 @@ describe('the status of every real recording of every connector', () => {
   for (const [source, files] of Object.entries(RECORDINGS)) {
     describeRecordings(source, () => {
       it('the table lists exactly the files of the folder', () => {
-        const present = readdirSync(folder(source)).filter((file) => file !== 'README.md').sort();
+        const present = readdirSync(folder(source))
+          .filter((file) => file !== 'README.md')
+          .sort();
         expect(Object.keys(files).sort()).to.deep.equal(present);
       });
       for (const [file, status] of Object.entries(files)) {
@@ -335,11 +342,26 @@ const defined = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 describeRecordings('openalex', () => {
   it('a random sample answer has the layout of the search answer the connector reads', () => {
-    expect(defined(openalex.parseWorkList(json('openalex', 'works-list-sample-2026.json')))).to.deep.equal([{
-      nativeId: 'W7152634373', url: 'https://openalex.org/W7152634373', title: 'Riccardia latifrons (Lindb.) Lindb.', doi: '10.3535/jf0-6x9-kpw',
-      authors: ['University of Gothenburg'], year: 2026, publicationDate: '2026-04-01', venue: 'DiSSCo', publicationType: 'dataset', citationCount: 0,
-      isOpenAccess: true, openAccessUrl: 'https://doi.org/10.3535/jf0-6x9-kpw', oaStatus: 'green', license: 'public-domain', openalexId: 'W7152634373', isRetracted: false,
-    }]);
+    expect(defined(openalex.parseWorkList(json('openalex', 'works-list-sample-2026.json')))).to.deep.equal([
+      {
+        nativeId: 'W7152634373',
+        url: 'https://openalex.org/W7152634373',
+        title: 'Riccardia latifrons (Lindb.) Lindb.',
+        doi: '10.3535/jf0-6x9-kpw',
+        authors: ['University of Gothenburg'],
+        year: 2026,
+        publicationDate: '2026-04-01',
+        venue: 'DiSSCo',
+        publicationType: 'dataset',
+        citationCount: 0,
+        isOpenAccess: true,
+        openAccessUrl: 'https://doi.org/10.3535/jf0-6x9-kpw',
+        oaStatus: 'green',
+        license: 'public-domain',
+        openalexId: 'W7152634373',
+        isRetracted: false,
+      },
+    ]);
   });
 });
 
@@ -347,8 +369,14 @@ describeRecordings('crossref', () => {
   it('a works search restricted by select= gives the fields it carries, nothing invented', () => {
     const [paper] = crossref.parseWorkList(json('crossref', 'works-query-title-author-select.json'));
     expect(defined({ ...paper, authors: paper!.authors.slice(0, 3) })).to.deep.equal({
-      nativeId: '10.1056/nejmoa2404204', url: 'https://doi.org/10.1056/nejmoa2404204', title: 'Beta-Blocker Interruption or Continuation after Myocardial Infarction',
-      doi: '10.1056/nejmoa2404204', authors: ['Johanne Silvain', 'Guillaume Cayla', 'Emile Ferrari'], venue: 'New England Journal of Medicine', isRetracted: false, notices: [],
+      nativeId: '10.1056/nejmoa2404204',
+      url: 'https://doi.org/10.1056/nejmoa2404204',
+      title: 'Beta-Blocker Interruption or Continuation after Myocardial Infarction',
+      doi: '10.1056/nejmoa2404204',
+      authors: ['Johanne Silvain', 'Guillaume Cayla', 'Emile Ferrari'],
+      venue: 'New England Journal of Medicine',
+      isRetracted: false,
+      notices: [],
     });
     expect(paper!.authors).to.have.length(36);
   });
@@ -359,10 +387,20 @@ describeRecordings('europepmc', () => {
     const { total, papers } = europepmc.parseSearch(json('europepmc', 'search-query-cancer-lite-json.json'));
     expect([total, papers.length]).to.deep.equal([5059039, 3]);
     expect(defined(papers[2])).to.deep.equal({
-      nativeId: 'MED/40437959', url: 'https://europepmc.org/article/MED/40437959',
+      nativeId: 'MED/40437959',
+      url: 'https://europepmc.org/article/MED/40437959',
       title: 'Co-Designed Culturally Tailored Cancer Screening Promotion Program With Chinese-Australian: Using a Community Partnership Approach',
-      doi: '10.1002/hpja.70059', authors: ['Kwok C', 'Xu X'], year: 2025, publicationDate: '2025-07-01', venue: 'Health Promot J Austr', pages: 'e70059',
-      citationCount: 0, isOpenAccess: true, openAccessUrl: 'https://europepmc.org/article/PMC/PMC12120539', pmid: '40437959', pmcid: 'PMC12120539',
+      doi: '10.1002/hpja.70059',
+      authors: ['Kwok C', 'Xu X'],
+      year: 2025,
+      publicationDate: '2025-07-01',
+      venue: 'Health Promot J Austr',
+      pages: 'e70059',
+      citationCount: 0,
+      isOpenAccess: true,
+      openAccessUrl: 'https://europepmc.org/article/PMC/PMC12120539',
+      pmid: '40437959',
+      pmcid: 'PMC12120539',
     });
   });
 });
@@ -372,8 +410,15 @@ describeRecordings('doaj', () => {
     const { total, journals } = doaj.parseSearch(json('doaj', 'v2-search-journals-keywords-heritage-trimmed.json'));
     expect(total).to.equal(112);
     expect(defined(journals[1])).to.deep.equal({
-      id: '0363f2df5e80496fabf11a8ba5853a58', title: 'Revista CPC', issns: ['1980-4466'], publisher: 'Universidade de São Paulo (USP)', country: 'BR', hasApc: false,
-      licenses: ['CC BY-NC-SA'], subjects: ['Museums. Collectors and collecting'], homepageUrl: 'http://www.revistas.usp.br/cpc/index',
+      id: '0363f2df5e80496fabf11a8ba5853a58',
+      title: 'Revista CPC',
+      issns: ['1980-4466'],
+      publisher: 'Universidade de São Paulo (USP)',
+      country: 'BR',
+      hasApc: false,
+      licenses: ['CC BY-NC-SA'],
+      subjects: ['Museums. Collectors and collecting'],
+      homepageUrl: 'http://www.revistas.usp.br/cpc/index',
     });
   });
 });
@@ -381,9 +426,16 @@ describeRecordings('doaj', () => {
 describeRecordings('uniprot', () => {
   it('the minimised BRAF entry: PDB cross-references with method, resolution and chains; no domain features in it', () => {
     const entry = uniprot.parseEntry(json('uniprot', 'entry-P15056-BRAF-minimized.json'))!;
-    expect([entry.accession, entry.entryName, entry.reviewed, entry.proteinName, entry.geneSymbol, entry.geneSynonyms, entry.taxonId, entry.length]).to.deep.equal([
-      'P15056', 'BRAF_HUMAN', true, 'Serine/threonine-protein kinase B-raf', 'BRAF', ['BRAF1', 'RAFB1'], 9606, 766,
-    ]);
+    expect([
+      entry.accession,
+      entry.entryName,
+      entry.reviewed,
+      entry.proteinName,
+      entry.geneSymbol,
+      entry.geneSynonyms,
+      entry.taxonId,
+      entry.length,
+    ]).to.deep.equal(['P15056', 'BRAF_HUMAN', true, 'Serine/threonine-protein kinase B-raf', 'BRAF', ['BRAF1', 'RAFB1'], 9606, 766]);
     expect(entry.domains).to.deep.equal([]);
     expect(entry.pdb.slice(0, 2)).to.deep.equal([
       { pdbId: '1UWH', method: 'X-ray', resolution: '2.95 A', chains: 'A/B=448-723' },
@@ -423,11 +475,28 @@ describe('recorded error answers of endpoints the connectors call', () => {
   // The wording of the reasons belongs to the upstream layer and its tests; here: which failure, from which source.
   const cases = [
     { source: 'openalex', file: 'error-400-invalid-filter.json', path: '/works', run: () => openalex.searchWorks(upstream, { query: 'x', limit: 1 }) },
-    { source: 'openalex', file: 'error-400-invalid-select.json', path: '/works/W1775749144', run: () => openalex.getWork(upstream, { kind: 'openalex', value: 'W1775749144' }) },
+    {
+      source: 'openalex',
+      file: 'error-400-invalid-select.json',
+      path: '/works/W1775749144',
+      run: () => openalex.getWork(upstream, { kind: 'openalex', value: 'W1775749144' }),
+    },
     { source: 'crossref', file: 'error-400-validation-failure.json', path: '/works', run: () => crossref.searchBibliographic(upstream, 'x') },
     { source: 'openfda', file: 'error-400-bad-request-sort-field.json', path: '/drug/label.json', run: () => openfda.searchLabels(upstream, ['verapamil']) },
-    { source: 'usgs-earthquakes', file: 'error-400-bad-starttime.txt', path: '/query', contentType: 'text/plain', run: () => usgs.queryEvents(upstream, { startTime: '2025-01-01T00:00:00', endTime: '2025-01-02T00:00:00', limit: 5, order: 'time' }) },
-    { source: 'gbif', file: 'error-400-occurrence-search-bad-latitude.txt', path: '/v1/occurrence/search', contentType: 'text/plain', run: () => gbif.searchOccurrences(upstream, { taxonKey: 5219404, hasCoordinates: true, limit: 5 }) },
+    {
+      source: 'usgs-earthquakes',
+      file: 'error-400-bad-starttime.txt',
+      path: '/query',
+      contentType: 'text/plain',
+      run: () => usgs.queryEvents(upstream, { startTime: '2025-01-01T00:00:00', endTime: '2025-01-02T00:00:00', limit: 5, order: 'time' }),
+    },
+    {
+      source: 'gbif',
+      file: 'error-400-occurrence-search-bad-latitude.txt',
+      path: '/v1/occurrence/search',
+      contentType: 'text/plain',
+      run: () => gbif.searchOccurrences(upstream, { taxonKey: 5219404, hasCoordinates: true, limit: 5 }),
+    },
   ];
   for (const { source, file, path, contentType, run } of cases) {
     describeRecordings(source, () => {

@@ -14,13 +14,7 @@ function split(query: string): { shape: string; literals: string[] } {
   return { shape, literals };
 }
 
-const HOSTILE = [
-  "M 31' OR '1'='1",
-  "x'); DROP TABLE basic; --",
-  "a'\n UNION SELECT * FROM ident --",
-  "'''",
-  'back\\slash \' " %_',
-];
+const HOSTILE = ["M 31' OR '1'='1", "x'); DROP TABLE basic; --", "a'\n UNION SELECT * FROM ident --", "'''", 'back\\slash \' " %_'];
 
 describe('ADQL literals', () => {
   it('quote strings with their quotes doubled and control characters dropped', () => {
@@ -34,7 +28,18 @@ describe('ADQL literals', () => {
     expect(() => adqlInteger(2.5)).to.throw('not an integer');
   });
   it('read both TAP JSON layouts into row objects', () => {
-    expect(tapRows('gaia', { metadata: [{ name: 'a' }, { name: 'b' }], data: [[1, 'x'], [2, null]] })).to.deep.equal([{ a: 1, b: 'x' }, { a: 2, b: null }]);
+    expect(
+      tapRows('gaia', {
+        metadata: [{ name: 'a' }, { name: 'b' }],
+        data: [
+          [1, 'x'],
+          [2, null],
+        ],
+      }),
+    ).to.deep.equal([
+      { a: 1, b: 'x' },
+      { a: 2, b: null },
+    ]);
     expect(tapRows('exoplanet-archive', [{ pl_name: 'b' }])).to.deep.equal([{ pl_name: 'b' }]);
     expect(() => tapRows('simbad', { error: 'x' })).to.throw('simbad answered with JSON that is not a TAP result table');
   });
@@ -50,7 +55,17 @@ describe('no argument can change the structure of a TAP query', () => {
     }
   });
   it('Exoplanet Archive: hostile host, planet and method strings stay literals; numbers stay numbers', () => {
-    const args = { hostStar: 'TRAPPIST-1', planetName: 'b', discoveryMethod: 'Transit', maxDistancePc: 20, minRadiusEarth: 0.5, maxRadiusEarth: 1.6, inHabitableZone: true, discoveredAfter: 2010, limit: 25 };
+    const args = {
+      hostStar: 'TRAPPIST-1',
+      planetName: 'b',
+      discoveryMethod: 'Transit',
+      maxDistancePc: 20,
+      minRadiusEarth: 0.5,
+      maxRadiusEarth: 1.6,
+      inHabitableZone: true,
+      discoveredAfter: 2010,
+      limit: 25,
+    };
     const benign = split(planetQuery(args)).shape;
     expect(benign).to.equal(
       'SELECT TOP 25 pl_name, hostname, discoverymethod, disc_year, pl_orbper, pl_rade, pl_bmasse, pl_eqt, pl_insol, sy_dist, disc_refname FROM pscomppars ' +
@@ -73,7 +88,7 @@ describe('no argument can change the structure of a TAP query', () => {
   });
   it('Gaia: the cone is written from numbers only, brightest first', () => {
     expect(coneQuery({ ra: 280, dec: -60, radiusDeg: 0.0055, maxGMag: 15, limit: 50 })).to.equal(
-      "SELECT TOP 50 source_id, ra, dec, parallax, parallax_error, pmra, pmdec, phot_g_mean_mag, phot_bp_mean_mag, phot_rp_mean_mag, radial_velocity, teff_gspphot, " +
+      'SELECT TOP 50 source_id, ra, dec, parallax, parallax_error, pmra, pmdec, phot_g_mean_mag, phot_bp_mean_mag, phot_rp_mean_mag, radial_velocity, teff_gspphot, ' +
         "DISTANCE(POINT('ICRS', ra, dec), POINT('ICRS', 280, -60)) AS dist FROM gaiadr3.gaia_source " +
         "WHERE 1 = CONTAINS(POINT('ICRS', ra, dec), CIRCLE('ICRS', 280, -60, 0.0055)) AND phot_g_mean_mag <= 15 ORDER BY phot_g_mean_mag ASC",
     );
@@ -95,12 +110,13 @@ describe('the VOTable reader of TAP answers', () => {
       { id: 12, n: null, x: -0.0015, name: null },
     ]);
   });
-  it('a QUERY_STATUS ERROR is the source\'s failure with its message', () => {
+  it("a QUERY_STATUS ERROR is the source's failure with its message", () => {
     const text = votable('', '', '<INFO name="QUERY_STATUS" value="ERROR">Incorrect ADQL query: Encountered "FORM"</INFO>');
     expect(() => tapAnswerRows('simbad', text)).to.throw('simbad reported a failed query: Incorrect ADQL query: Encountered "FORM"');
   });
   it('a BINARY serialisation is refused by name rather than read as no rows', () => {
-    const text = '<VOTABLE><RESOURCE><TABLE><FIELD name="a" datatype="int"/><DATA><BINARY><STREAM encoding="base64">AAAA</STREAM></BINARY></DATA></TABLE></RESOURCE></VOTABLE>';
+    const text =
+      '<VOTABLE><RESOURCE><TABLE><FIELD name="a" datatype="int"/><DATA><BINARY><STREAM encoding="base64">AAAA</STREAM></BINARY></DATA></TABLE></RESOURCE></VOTABLE>';
     expect(() => tapAnswerRows('gaia', text)).to.throw('gaia answered with a VOTable in the BINARY serialisation; only TABLEDATA is read');
   });
   it('never expands entities a document declares', () => {
@@ -108,6 +124,8 @@ describe('the VOTable reader of TAP answers', () => {
     expect(tapAnswerRows('simbad', text)).to.deep.equal([{ s: '&b;' }]);
   });
   it('a body that is neither XML nor JSON is a bad body quoting its beginning', () => {
-    expect(() => tapAnswerRows('gaia', 'ERROR: no such table')).to.throw('gaia answered with a body that is neither a VOTable nor JSON, beginning "ERROR: no such table"');
+    expect(() => tapAnswerRows('gaia', 'ERROR: no such table')).to.throw(
+      'gaia answered with a body that is neither a VOTable nor JSON, beginning "ERROR: no such table"',
+    );
   });
 });

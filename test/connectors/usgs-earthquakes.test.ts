@@ -7,18 +7,20 @@ const parse = (text: string) => parseEventCollection(parseJsonKeepingBigIntegers
 
 describeRecordings('usgs-earthquakes', () => {
   it('reads the Northridge event with its exact values', () => {
-    expect(parse(recording('usgs-earthquakes', 'query-northridge-m6.6-one-result.json'))).to.deep.equal([{
-      eventId: 'ci3144585',
-      magnitude: 6.7,
-      magnitudeType: 'mw',
-      time: '1994-01-17T12:30:55.390Z',
-      place: '1km NNW of Reseda, CA',
-      latitude: 34.213,
-      longitude: -118.537,
-      depthKm: 18.202,
-      eventUrl: 'https://earthquake.usgs.gov/earthquakes/eventpage/ci3144585',
-      title: 'M 6.7 - 1km NNW of Reseda, CA',
-    }]);
+    expect(parse(recording('usgs-earthquakes', 'query-northridge-m6.6-one-result.json'))).to.deep.equal([
+      {
+        eventId: 'ci3144585',
+        magnitude: 6.7,
+        magnitudeType: 'mw',
+        time: '1994-01-17T12:30:55.390Z',
+        place: '1km NNW of Reseda, CA',
+        latitude: 34.213,
+        longitude: -118.537,
+        depthKm: 18.202,
+        eventUrl: 'https://earthquake.usgs.gov/earthquakes/eventpage/ci3144585',
+        title: 'M 6.7 - 1km NNW of Reseda, CA',
+      },
+    ]);
   });
   it('leaves out the magnitude of an event that has none, and keeps a negative depth', () => {
     const events = parse(recording('usgs-earthquakes', 'query-three-results-null-magnitude.json'));
@@ -52,8 +54,16 @@ describe('usgs-earthquakes connector', () => {
   it('asks for a circle only when both coordinates are given, and orders by time or magnitude', () => {
     const base = { startTime: '2026-01-01T00:00:00', endTime: '2026-01-31T23:59:59', limit: 20, order: 'time' as const };
     expect(eventSearchParams({ ...base, latitude: 34, longitude: -118, radiusKm: 100, minMagnitude: 4.5 })).to.deep.equal({
-      format: 'geojson', starttime: '2026-01-01T00:00:00', endtime: '2026-01-31T23:59:59', latitude: 34, longitude: -118, maxradiuskm: 100,
-      minmagnitude: 4.5, orderby: 'time', limit: 20, eventtype: 'earthquake',
+      format: 'geojson',
+      starttime: '2026-01-01T00:00:00',
+      endtime: '2026-01-31T23:59:59',
+      latitude: 34,
+      longitude: -118,
+      maxradiuskm: 100,
+      minmagnitude: 4.5,
+      orderby: 'time',
+      limit: 20,
+      eventtype: 'earthquake',
     });
     const noCircle = eventSearchParams({ ...base, latitude: 34, radiusKm: 100, order: 'magnitude' });
     expect([noCircle.latitude, noCircle.maxradiuskm, noCircle.orderby]).to.deep.equal([undefined, undefined, 'magnitude']);

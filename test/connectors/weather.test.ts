@@ -38,7 +38,12 @@ describeRecordings('nasa-power', () => {
     const parsed = parsePowerCsv(recording('nasa-power', 'daily-point-ag-csv.csv'));
     expect(parsed.elevationM).to.equal(2885.03);
     expect(parsed.values).to.deep.equal({
-      T2M: { 19830101: -24.36 }, T2M_MIN: { 19830101: -25.37 }, T2M_MAX: { 19830101: -22.7 }, RH2M: { 19830101: 92.61 }, WS10M: { 19830101: 1.93 }, PS: { 19830101: 69.23 },
+      T2M: { 19830101: -24.36 },
+      T2M_MIN: { 19830101: -25.37 },
+      T2M_MAX: { 19830101: -22.7 },
+      RH2M: { 19830101: 92.61 },
+      WS10M: { 19830101: 1.93 },
+      PS: { 19830101: 69.23 },
     });
     expect(parsed.units.RH2M).to.equal('%');
   });
@@ -56,9 +61,11 @@ describeRecordings('nasa-power', () => {
 });
 
 describe('nasa-power and open-meteo connectors', () => {
-  it('fill values (-999, or the header\'s fill_value) never become numbers', () => {
+  it("fill values (-999, or the header's fill_value) never become numbers", () => {
     const body = {
-      type: 'Feature', geometry: { coordinates: [10, 50, 300] }, header: { fill_value: -999.0 },
+      type: 'Feature',
+      geometry: { coordinates: [10, 50, 300] },
+      header: { fill_value: -999.0 },
       properties: { parameter: { T2M: { 20240101: -999.0, 20240102: 3.5 }, PRECTOTCORR: { 20240101: 0, 20240102: -999 } } },
       parameters: { T2M: { units: 'C' }, PRECTOTCORR: { units: 'mm/day' } },
     };
@@ -72,26 +79,52 @@ describe('nasa-power and open-meteo connectors', () => {
   it('asks POWER for the community RE parameters with compact dates (days, or years for monthly)', () => {
     const query = { latitude: 52.5, longitude: 13.4, start: '2020-01-01', end: '2020-03-31', variables: ['temperature_max', 'solar_radiation'] as const };
     expect(pointSearchParams({ ...query, variables: [...query.variables] }, 'daily')).to.deep.equal({
-      parameters: 'T2M_MAX,ALLSKY_SFC_SW_DWN', community: 'RE', longitude: 13.4, latitude: 52.5, start: '20200101', end: '20200331', format: 'JSON', 'time-standard': 'UTC',
+      parameters: 'T2M_MAX,ALLSKY_SFC_SW_DWN',
+      community: 'RE',
+      longitude: 13.4,
+      latitude: 52.5,
+      start: '20200101',
+      end: '20200331',
+      format: 'JSON',
+      'time-standard': 'UTC',
     });
     expect(pointSearchParams({ ...query, variables: [...query.variables] }, 'monthly')).to.include({ start: '2020', end: '2020' });
     expect(archiveSearchParams({ ...query, variables: ['temperature_max', 'wind_speed', 'precipitation'] })).to.deep.equal({
-      latitude: 52.5, longitude: 13.4, start_date: '2020-01-01', end_date: '2020-03-31', daily: 'temperature_2m_max,precipitation_sum', timezone: 'UTC',
+      latitude: 52.5,
+      longitude: 13.4,
+      start_date: '2020-01-01',
+      end_date: '2020-03-31',
+      daily: 'temperature_2m_max,precipitation_sum',
+      timezone: 'UTC',
     });
   });
 
   it('null values of Open-Meteo are left out; monthly means average the days that have a value', () => {
-    const parsed = parseArchive({ daily: { time: ['2020-01-30', '2020-01-31', '2020-02-01'], precipitation_sum: [1, null, 4] }, daily_units: { precipitation_sum: 'mm' } }, ['precipitation']);
+    const parsed = parseArchive(
+      { daily: { time: ['2020-01-30', '2020-01-31', '2020-02-01'], precipitation_sum: [1, null, 4] }, daily_units: { precipitation_sum: 'mm' } },
+      ['precipitation'],
+    );
     expect(parsed.days[1]).to.deep.equal({ date: '2020-01-31', values: {} });
-    expect(monthlyMeans(parsed.days)).to.deep.equal([{ date: '2020-01', values: { precipitation: 1 } }, { date: '2020-02', values: { precipitation: 4 } }]);
+    expect(monthlyMeans(parsed.days)).to.deep.equal([
+      { date: '2020-01', values: { precipitation: 1 } },
+      { date: '2020-02', values: { precipitation: 4 } },
+    ]);
   });
 
   it('Open-Meteo is not asked when it has none of the requested variables (it has no wind at 2 m)', async () => {
-    const failure = await getArchiveDaily({} as UpstreamClient, { latitude: 0, longitude: 0, start: '2020-01-01', end: '2020-01-02', variables: ['wind_speed'] }).catch((error: Error) => error);
+    const failure = await getArchiveDaily({} as UpstreamClient, {
+      latitude: 0,
+      longitude: 0,
+      start: '2020-01-01',
+      end: '2020-01-02',
+      variables: ['wind_speed'],
+    }).catch((error: Error) => error);
     expect((failure as Error).message).to.equal('open-meteo has none of the requested variables (wind_speed)');
   });
 
   it('an Open-Meteo error body is an upstream error with its reason', () => {
-    expect(() => parseArchive({ error: true, reason: 'Parameter start_date is out of range' }, [])).to.throw('open-meteo answered with an error: Parameter start_date is out of range');
+    expect(() => parseArchive({ error: true, reason: 'Parameter start_date is out of range' }, [])).to.throw(
+      'open-meteo answered with an error: Parameter start_date is out of range',
+    );
   });
 });

@@ -24,37 +24,64 @@ describeOnEachEngine('search_archives over HTTP', (engine) => {
     expectCharged(result);
     const body = result.answer.body;
     expect(body.records.map((record: { id: string }) => record.id)).to.deep.equal([
-      'loc:resource/sn83045462/1913-03-03/ed-1?sp=1', 'europeana:9200000/test_1913_0001', 'loc:item/2014690000',
+      'loc:resource/sn83045462/1913-03-03/ed-1?sp=1',
+      'europeana:9200000/test_1913_0001',
+      'loc:item/2014690000',
     ]);
     expect({ ...body.records[0], retrievedAt: undefined }).to.deep.equal({
-      id: 'loc:resource/sn83045462/1913-03-03/ed-1?sp=1', type: 'archive_item', source: 'loc',
+      id: 'loc:resource/sn83045462/1913-03-03/ed-1?sp=1',
+      type: 'archive_item',
+      source: 'loc',
       title: 'Evening star. [volume] (Washington, D.C.) 1854-1972, March 03, 1913, Page 1, Image 1',
       url: 'https://www.loc.gov/resource/sn83045462/1913-03-03/ed-1/?sp=1&q=suffrage+parade',
-      license: 'per item (rights statement)', attribution: 'Library of Congress (loc.gov); rights as stated for each item', retrievedAt: undefined,
+      license: 'per item (rights statement)',
+      attribution: 'Library of Congress (loc.gov); rights as stated for each item',
+      retrievedAt: undefined,
       data: {
-        item_type: 'newspaper', date: '1913-03-03', year: 1913, place: 'washington', creators: ['w.d. wallach & hope'],
-        snippet: 'Hand-made test text in the documented shape: EVENING STAR. WASHINGTON. SUFFRAGE PARADE MARCHES UP PENNSYLVANIA AVENUE while thousands look on; the procession of women from every state passed the Treasury in the afternoon.',
+        item_type: 'newspaper',
+        date: '1913-03-03',
+        year: 1913,
+        place: 'washington',
+        creators: ['w.d. wallach & hope'],
+        snippet:
+          'Hand-made test text in the documented shape: EVENING STAR. WASHINGTON. SUFFRAGE PARADE MARCHES UP PENNSYLVANIA AVENUE while thousands look on; the procession of women from every state passed the Treasury in the afternoon.',
         rights: 'No known restrictions on publication.',
         thumbnail_url: 'https://tile.loc.gov/image-services/iiif/service:ndnp:dlc:batch_dlc_test:data:sn83045462:1913030301:0001/full/pct:6.25/0/default.jpg',
         item_url: 'https://www.loc.gov/resource/sn83045462/1913-03-03/ed-1/?sp=1&q=suffrage+parade',
-        provider: 'Library of Congress', collection: 'evening star (washington, d.c.) 1854-1972', language: ['english'],
+        provider: 'Library of Congress',
+        collection: 'evening star (washington, d.c.) 1854-1972',
+        language: ['english'],
       },
     });
     expect(body.records[1].data).to.deep.equal({
-      item_type: 'image', date: '1913', year: 1913, place: 'United Kingdom', creators: ['Hand-made Photographer'],
-      description: 'Hand-made test text in the documented shape: suffragettes marching in London, 1913.', rights: 'http://creativecommons.org/publicdomain/mark/1.0/',
+      item_type: 'image',
+      date: '1913',
+      year: 1913,
+      place: 'United Kingdom',
+      creators: ['Hand-made Photographer'],
+      description: 'Hand-made test text in the documented shape: suffragettes marching in London, 1913.',
+      rights: 'http://creativecommons.org/publicdomain/mark/1.0/',
       thumbnail_url: 'https://api.europeana.eu/thumbnail/v2/url.json?uri=https%3A%2F%2Fexample-library.test%2F1913-0001.jpg&type=IMAGE',
-      item_url: 'https://www.europeana.eu/item/9200000/test_1913_0001', provider: 'Hand-made Test Library', collection: '9200000_Ag_Test_Photographs', language: ['en'],
+      item_url: 'https://www.europeana.eu/item/9200000/test_1913_0001',
+      provider: 'Hand-made Test Library',
+      collection: '9200000_Ag_Test_Photographs',
+      language: ['en'],
     });
     expect(body.summary).to.equal('3 newspaper items for "suffrage parade" from 1913 to 1913 (matches: loc 5137, europeana 1967).');
     const locQuery = archives.hits('loc', NEWSPAPERS)[0]!.query;
-    expect([locQuery.get('q'), locQuery.get('fo'), locQuery.get('at'), locQuery.get('dates'), locQuery.get('c')]).to.deep.equal(['suffrage parade', 'json', 'results,pagination', '1913/1913', '3']);
+    expect([locQuery.get('q'), locQuery.get('fo'), locQuery.get('at'), locQuery.get('dates'), locQuery.get('c')]).to.deep.equal([
+      'suffrage parade',
+      'json',
+      'results,pagination',
+      '1913/1913',
+      '3',
+    ]);
     const europeanaQuery = archives.hits('europeana', '/search.json')[0]!.query;
     expect([europeanaQuery.getAll('qf'), europeanaQuery.get('wskey')]).to.deep.equal([['TYPE:TEXT', 'YEAR:[1913 TO 1913]'], KEY]);
     expect(result.answer.text).not.to.contain(KEY);
   });
 
-  it('one archive failing gives the other\'s items: partial, failedSources names it', async () => {
+  it("one archive failing gives the other's items: partial, failedSources names it", async () => {
     archives.on('loc', '/photos/', down);
     archives.on('europeana', '/search.json', europeanaAnswer());
     const result = await archives.charged('search_archives', { query: 'suffrage', type: 'image' });
@@ -87,7 +114,10 @@ describeOnEachEngine('search_archives over HTTP', (engine) => {
       europeanaAnswer(),
       json({ apikey: KEY, success: false, error: `Invalid API key ${KEY}`, code: '401-AX' }, { status: 401 }),
       json({ apikey: KEY, success: false, error: `Quota exceeded for wskey=${KEY}` }, { status: 500, headers: { 'retry-after': '0' } }),
-      { body: `{"apikey":"${KEY}","success":true,"items":[{"id":"/1/2","link":"https://api.europeana.eu/record/1/2.json?wskey=${KEY}"`, contentType: 'application/json' },
+      {
+        body: `{"apikey":"${KEY}","success":true,"items":[{"id":"/1/2","link":"https://api.europeana.eu/record/1/2.json?wskey=${KEY}"`,
+        contentType: 'application/json',
+      },
       { body: `<html><title>Bad key ${KEY}</title></html>`, contentType: 'text/html', status: 403 },
     ];
     const texts: string[] = [];
@@ -96,7 +126,13 @@ describeOnEachEngine('search_archives over HTTP', (engine) => {
       const result = await archives.charged('search_archives', { query: `suffrage ${index}`, sources: ['europeana'] });
       texts.push(result.answer.text);
     }
-    expect(texts.map((text) => JSON.parse(text).error?.code ?? 'ok')).to.deep.equal(['ok', 'upstream_error', 'upstream_error', 'upstream_error', 'upstream_error']);
+    expect(texts.map((text) => JSON.parse(text).error?.code ?? 'ok')).to.deep.equal([
+      'ok',
+      'upstream_error',
+      'upstream_error',
+      'upstream_error',
+      'upstream_error',
+    ]);
     expect(texts[1]).to.contain('europeana answered HTTP 401: Invalid API key [key]');
     expect(texts.filter((text) => text.includes(KEY))).to.deep.equal([]);
     const logLines = archives.server().logLines;
@@ -123,11 +159,16 @@ describeOnEachEngine('search_archives pacing of loc.gov', (engine) => {
     const server = await startServer(engine.db, { env, upstream, rateLimitPerMinute: 100 });
     try {
       const caller = await newCaller(engine.db, 30);
-      const answers = await Promise.all(Array.from({ length: 30 }, (_, index) =>
-        call(server.baseUrl, '/api/v1/search_archives', { method: 'POST', key: caller.key, body: { query: `suffrage parade ${index}`, sources: ['loc'] } }),
-      ));
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, index) =>
+          call(server.baseUrl, '/api/v1/search_archives', { method: 'POST', key: caller.key, body: { query: `suffrage parade ${index}`, sources: ['loc'] } }),
+        ),
+      );
       expect(answers.map((answer) => answer.status)).to.deep.equal(Array(30).fill(200));
-      const stamps = fake.hitsOn('/loc/search/').map((hit) => hit.at).sort((a, b) => a - b);
+      const stamps = fake
+        .hitsOn('/loc/search/')
+        .map((hit) => hit.at)
+        .sort((a, b) => a - b);
       expect(stamps).to.have.length(30);
       const busiestMinute = Math.max(...stamps.map((start) => stamps.filter((stamp) => stamp >= start && stamp < start + 60_000).length));
       expect(busiestMinute).to.equal(20);
@@ -144,7 +185,11 @@ describeOnEachEngine('search_archives pacing of loc.gov', (engine) => {
     try {
       const caller = await newCaller(engine.db, 3);
       for (let index = 0; index < 3; index += 1) {
-        const answer = await call(server.baseUrl, '/api/v1/search_archives', { method: 'POST', key: caller.key, body: { query: 'suffrage parade', sources: ['loc'] } });
+        const answer = await call(server.baseUrl, '/api/v1/search_archives', {
+          method: 'POST',
+          key: caller.key,
+          body: { query: 'suffrage parade', sources: ['loc'] },
+        });
         expect(answer.status).to.equal(200);
       }
       expect(fake.hitsOn('/loc/search/')).to.have.length(1);

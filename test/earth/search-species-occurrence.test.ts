@@ -16,26 +16,55 @@ describeOnEachEngine('search_species_occurrence over HTTP', (engine) => {
     expectCharged(result, WITH_EXTRA);
     const body = result.answer.body;
     expect(body.extra).to.deep.equal({
-      taxon: { key: 9206251, canonical_name: 'Helianthus annuus', scientific_name: 'Helianthus annuus L.', rank: 'SPECIES', match_type: 'EXACT', confidence: 99 },
+      taxon: {
+        key: 9206251,
+        canonical_name: 'Helianthus annuus',
+        scientific_name: 'Helianthus annuus L.',
+        rank: 'SPECIES',
+        match_type: 'EXACT',
+        confidence: 99,
+      },
       total_count: 1335,
     });
     expect(body.summary).to.equal('Helianthus annuus (species, GBIF taxon 9206251, exact match): 1335 CC0 or CC BY records at GBIF, 2 returned.');
     const date = body.records[0].retrievedAt.slice(0, 10);
     expect({ ...body.records[0], retrievedAt: undefined }).to.deep.equal({
-      id: 'gbif:5154080929', type: 'occurrence', source: 'gbif', title: 'Calopteryx splendens (Harris, 1780)', url: 'https://www.gbif.org/occurrence/5154080929',
-      license: 'CC-BY-4.0', attribution: `GBIF.org (accessed ${date}) GBIF Occurrence Search; iNaturalist research-grade observations`, retrievedAt: undefined,
+      id: 'gbif:5154080929',
+      type: 'occurrence',
+      source: 'gbif',
+      title: 'Calopteryx splendens (Harris, 1780)',
+      url: 'https://www.gbif.org/occurrence/5154080929',
+      license: 'CC-BY-4.0',
+      attribution: `GBIF.org (accessed ${date}) GBIF Occurrence Search; iNaturalist research-grade observations`,
+      retrievedAt: undefined,
       data: {
-        occurrence_key: '5154080929', scientific_name: 'Calopteryx splendens (Harris, 1780)', taxon_key: 9206251, latitude: 55.999455, longitude: 12.249647,
-        coordinate_uncertainty_m: 4, event_date: '2025-05-11T16:01:05', year: 2025, country_code: 'DK', country: 'Denmark', basis_of_record: 'HUMAN_OBSERVATION',
-        dataset_key: '50c9509d-22c7-4a22-a47d-8c48425ef4a7', dataset_name: 'iNaturalist research-grade observations', license: 'CC-BY-4.0',
+        occurrence_key: '5154080929',
+        scientific_name: 'Calopteryx splendens (Harris, 1780)',
+        taxon_key: 9206251,
+        latitude: 55.999455,
+        longitude: 12.249647,
+        coordinate_uncertainty_m: 4,
+        event_date: '2025-05-11T16:01:05',
+        year: 2025,
+        country_code: 'DK',
+        country: 'Denmark',
+        basis_of_record: 'HUMAN_OBSERVATION',
+        dataset_key: '50c9509d-22c7-4a22-a47d-8c48425ef4a7',
+        dataset_name: 'iNaturalist research-grade observations',
+        license: 'CC-BY-4.0',
         occurrence_url: 'https://www.gbif.org/occurrence/5154080929',
       },
     });
     expect(body.records[1].license).to.equal('CC0-1.0');
     const query = earth.hits('gbif', '/v1/occurrence/search')[0]!.query;
-    expect([query.getAll('license'), query.get('taxonKey'), query.get('country'), query.get('year'), query.get('hasCoordinate'), query.get('limit')]).to.deep.equal([
-      ['CC0_1_0', 'CC_BY_4_0'], '9206251', 'DK', '2020,2025', 'true', '2',
-    ]);
+    expect([
+      query.getAll('license'),
+      query.get('taxonKey'),
+      query.get('country'),
+      query.get('year'),
+      query.get('hasCoordinate'),
+      query.get('limit'),
+    ]).to.deep.equal([['CC0_1_0', 'CC_BY_4_0'], '9206251', 'DK', '2020,2025', 'true', '2']);
   });
 
   it('records under CC BY-NC are never returned, even when GBIF sends them', async () => {
@@ -48,11 +77,21 @@ describeOnEachEngine('search_species_occurrence over HTTP', (engine) => {
 
   it('a common name is looked up as a vernacular name when the scientific match finds nothing', async () => {
     earth.on('gbif', '/v2/species/match', recorded('gbif', 'species-match-v2-none-calopteryx-fakeus.json'));
-    earth.on('gbif', '/v1/species/search', json({ results: [{ key: 180092811, nubKey: 9206251, canonicalName: 'Helianthus annuus', scientificName: 'Helianthus annuus L.', rank: 'SPECIES' }] }));
+    earth.on(
+      'gbif',
+      '/v1/species/search',
+      json({ results: [{ key: 180092811, nubKey: 9206251, canonicalName: 'Helianthus annuus', scientificName: 'Helianthus annuus L.', rank: 'SPECIES' }] }),
+    );
     earth.on('gbif', '/v1/occurrence/search', json(openLicensedDenmark()));
     const result = await earth.charged('search_species_occurrence', { species: 'common sunflower' });
     expectCharged(result, WITH_EXTRA);
-    expect(result.answer.body.extra.taxon).to.deep.equal({ key: 9206251, canonical_name: 'Helianthus annuus', scientific_name: 'Helianthus annuus L.', rank: 'SPECIES', match_type: 'VERNACULAR' });
+    expect(result.answer.body.extra.taxon).to.deep.equal({
+      key: 9206251,
+      canonical_name: 'Helianthus annuus',
+      scientific_name: 'Helianthus annuus L.',
+      rank: 'SPECIES',
+      match_type: 'VERNACULAR',
+    });
     expect(earth.hits('gbif', '/v1/species/search')[0]!.query.get('qField')).to.equal('VERNACULAR');
   });
 

@@ -4,7 +4,17 @@ import type { FigureRenderer } from '../../src/figures/renderer.ts';
 import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
-import { FailingRenderer, GatedRenderer, expectMatchesResultSchema, fetchFile, ledgerKinds, pngSize, pollFigure, svgTexts, temporaryFolder } from './helpers.ts';
+import {
+  FailingRenderer,
+  GatedRenderer,
+  expectMatchesResultSchema,
+  fetchFile,
+  ledgerKinds,
+  pngSize,
+  pollFigure,
+  svgTexts,
+  temporaryFolder,
+} from './helpers.ts';
 
 const PRICE = 5;
 const MECHANISM = 'TNF-α binds TNFR1, which recruits TRADD. TRADD activates the IKK complex, which phosphorylates IκBα; A20 inhibits the IKK complex.';
@@ -16,7 +26,11 @@ describeOnEachEngine('figures over HTTP', (engine) => {
   let server: TestServer | undefined;
 
   async function serve(options: { waitMs: number; renderer?: FigureRenderer }): Promise<TestServer> {
-    server = await startServer(engine.db, { rateLimitPerMinute: 100_000, env: { FIGURE_SYNC_WAIT_MS: String(options.waitMs), FILES_DIR: filesDir, FIGURE_QUEUE: queue }, figureRenderer: options.renderer });
+    server = await startServer(engine.db, {
+      rateLimitPerMinute: 100_000,
+      env: { FIGURE_SYNC_WAIT_MS: String(options.waitMs), FILES_DIR: filesDir, FIGURE_QUEUE: queue },
+      figureRenderer: options.renderer,
+    });
     return server;
   }
 
@@ -34,14 +48,23 @@ describeOnEachEngine('figures over HTTP', (engine) => {
     const { baseUrl } = await serve({ waitMs: 60_000 });
     const caller = await newCaller(engine.db, 20);
     const labels = ['TNF-α', 'IKK complex', 'Figure 1 <draft> & "final"'];
-    const answer = await call(baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: MECHANISM, kind: 'mechanism', labels, aspect_ratio: '16:9' } });
+    const answer = await call(baseUrl, '/api/v1/create_figure', {
+      key: caller.key,
+      body: { description: MECHANISM, kind: 'mechanism', labels, aspect_ratio: '16:9' },
+    });
     expect(answer.status).to.equal(200);
     expect(answer.body.credits_used).to.equal(0);
     expect(answer.body.extra).to.include({ status: 'finished', credits_used: PRICE, kind: 'mechanism', style: 'nature', aspect_ratio: '16:9' });
     expect(answer.body.extra.figure_id).to.match(/^fig_[A-Za-z0-9]{24}$/);
     expect(answer.body.files.map((file: { mimeType: string }) => file.mimeType)).to.deep.equal(['image/png', 'image/svg+xml']);
     expect(answer.body.files[0].url).to.match(/^https:\/\/api\.example\.test\/files\/[A-Za-z0-9]{32}\.png$/);
-    expect(answer.body.records[0].data).to.include({ status: 'finished', image_url: answer.body.files[0].url, credits_charged: PRICE, width: 2560, height: 1440 });
+    expect(answer.body.records[0].data).to.include({
+      status: 'finished',
+      image_url: answer.body.files[0].url,
+      credits_charged: PRICE,
+      width: 2560,
+      height: 1440,
+    });
     await expectMatchesResultSchema('CreateFigure', answer.body);
 
     const png = await fetchFile(baseUrl, answer.body.files[0].url);
@@ -65,7 +88,10 @@ describeOnEachEngine('figures over HTTP', (engine) => {
     const caller = await newCaller(engine.db, 50);
     const sizes: Record<string, [number, number]> = { '4:3': [2400, 1800], '1:1': [2000, 2000], '3:4': [1800, 2400], '9:16': [1440, 2560] };
     for (const [ratio, size] of Object.entries(sizes)) {
-      const answer = await call(baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: 'Recruitment, then randomisation, then follow-up', aspect_ratio: ratio } });
+      const answer = await call(baseUrl, '/api/v1/create_figure', {
+        key: caller.key,
+        body: { description: 'Recruitment, then randomisation, then follow-up', aspect_ratio: ratio },
+      });
       const png = Buffer.from(await (await fetchFile(baseUrl, answer.body.files[0].url)).arrayBuffer());
       const { width, height } = pngSize(png);
       expect([width, height], ratio).to.deep.equal(size);
@@ -163,7 +189,9 @@ describeOnEachEngine('figures over HTTP', (engine) => {
     const answer = await call(baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: MECHANISM } });
     expect(answer.status).to.equal(502);
     expect(answer.body.error.code).to.equal('upstream_error');
-    expect(answer.body.error.message).to.match(/^figure fig_\w+ could not be rendered \(the image could not be rendered: simulated renderer fault\); nothing was charged$/);
+    expect(answer.body.error.message).to.match(
+      /^figure fig_\w+ could not be rendered \(the image could not be rendered: simulated renderer fault\); nothing was charged$/,
+    );
     await expectBalanceAndLedger(caller.accountId, 9);
   });
 
@@ -174,13 +202,19 @@ describeOnEachEngine('figures over HTTP', (engine) => {
     expect(created.body.extra.status).to.equal('finished');
     const again = await call(baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: 'A activates B' } });
     expect(again.status).to.equal(402);
-    expect(again.body.error).to.deep.equal({ code: 'insufficient_credits', message: 'a figure costs 5 credits, charged when its image is finished; the account holds 3' });
-    const edit = await call(baseUrl, '/api/v1/edit_figure', { key: caller.key, body: { figure_id: created.body.extra.figure_id, instruction: 'use the cell style' } });
+    expect(again.body.error).to.deep.equal({
+      code: 'insufficient_credits',
+      message: 'a figure costs 5 credits, charged when its image is finished; the account holds 3',
+    });
+    const edit = await call(baseUrl, '/api/v1/edit_figure', {
+      key: caller.key,
+      body: { figure_id: created.body.extra.figure_id, instruction: 'use the cell style' },
+    });
     expect(edit.status).to.equal(402);
     await expectBalanceAndLedger(caller.accountId, 3);
   });
 
-  it('an unknown figure_id and another account\'s give the same 400 naming figure_id', async function () {
+  it("an unknown figure_id and another account's give the same 400 naming figure_id", async function () {
     const { baseUrl } = await serve({ waitMs: 60_000 });
     const owner = await newCaller(engine.db, 10);
     const stranger = await newCaller(engine.db, 10);
@@ -204,7 +238,10 @@ describeOnEachEngine('figures over HTTP', (engine) => {
     const caller = await newCaller(engine.db, 20);
     const created = await call(baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: MECHANISM, kind: 'mechanism' } });
     const parentId = created.body.extra.figure_id as string;
-    const edited = await call(baseUrl, '/api/v1/edit_figure', { key: caller.key, body: { figure_id: parentId, instruction: 'rename TRADD to TRADD adaptor and use the cell style' } });
+    const edited = await call(baseUrl, '/api/v1/edit_figure', {
+      key: caller.key,
+      body: { figure_id: parentId, instruction: 'rename TRADD to TRADD adaptor and use the cell style' },
+    });
     expect(edited.status).to.equal(200);
     expect(edited.body.credits_used).to.equal(0);
     expect(edited.body.extra).to.include({ parent_figure_id: parentId, status: 'finished', credits_used: PRICE, style: 'cell', kind: 'mechanism' });
@@ -227,11 +264,27 @@ describeOnEachEngine('figures over HTTP', (engine) => {
     const { baseUrl } = await serve({ waitMs: 60_000 });
     const caller = await newCaller(engine.db, 10);
     const created = await call(baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: 'A activates B' } });
-    const answer = await call(baseUrl, '/api/v1/edit_figure', { key: caller.key, body: { figure_id: created.body.extra.figure_id, instruction: 'make it pop more' } });
+    const answer = await call(baseUrl, '/api/v1/edit_figure', {
+      key: caller.key,
+      body: { figure_id: created.body.extra.figure_id, instruction: 'make it pop more' },
+    });
     expect(answer.status).to.equal(400);
     expect(answer.body.error.code).to.equal('invalid_input');
-    expect(answer.body.error.message).to.match(/^instruction: could not understand "make it pop more"\. edit_figure understands, one or two per call: add an entity/);
-    for (const phrase of ['remove an entity', 'rename an entity', 'add a relationship', 'remove a relationship', 'change the style', 'change the kind', 'change the aspect ratio', 'add or remove a label', 'highlight an entity', 'recolour an entity']) {
+    expect(answer.body.error.message).to.match(
+      /^instruction: could not understand "make it pop more"\. edit_figure understands, one or two per call: add an entity/,
+    );
+    for (const phrase of [
+      'remove an entity',
+      'rename an entity',
+      'add a relationship',
+      'remove a relationship',
+      'change the style',
+      'change the kind',
+      'change the aspect ratio',
+      'add or remove a label',
+      'highlight an entity',
+      'recolour an entity',
+    ]) {
       expect(answer.body.error.message).to.include(phrase);
     }
     await expectBalanceAndLedger(caller.accountId, 10 - PRICE);

@@ -19,7 +19,7 @@ describeOnEachEngine('figure files stored in the database', (engine) => {
     return { figureId: created.body.extra.figure_id, callId: created.body.call_id };
   }
 
-  it('a figure rendered by one process (one machine\'s cache) is served by another process with its own cache: same bytes, type, length and entity tag', async function () {
+  it("a figure rendered by one process (one machine's cache) is served by another process with its own cache: same bytes, type, length and entity tag", async function () {
     this.timeout(60_000);
     const caller = await newCaller(engine.db, 10);
     const renderingCache = temporaryFolder();
@@ -59,7 +59,10 @@ describeOnEachEngine('figure files stored in the database', (engine) => {
     const { figureId } = await createFigure(server.baseUrl, caller.key, 'Input, then output');
     const finished = await pollFigure(server.baseUrl, caller.key, figureId);
     const pngUrl = new URL(finished.body.files[0].url);
-    const stored: { size: unknown } = await engine.db('figure_files').where({ name: pngUrl.pathname.slice('/files/'.length) }).first('size');
+    const stored: { size: unknown } = await engine
+      .db('figure_files')
+      .where({ name: pngUrl.pathname.slice('/files/'.length) })
+      .first('size');
 
     const head = await fetch(`${server.baseUrl}${pngUrl.pathname}`, { method: 'HEAD' });
     expect(head.status).to.equal(200);
@@ -90,7 +93,11 @@ describeOnEachEngine('figure files stored in the database', (engine) => {
     }
     await rendering.kill();
 
-    const finishedRows: Array<{ id: string; file_token: string }> = await engine.db('figures').whereIn('id', ids).andWhere({ status: 'finished' }).select('id', 'file_token');
+    const finishedRows: Array<{ id: string; file_token: string }> = await engine
+      .db('figures')
+      .whereIn('id', ids)
+      .andWhere({ status: 'finished' })
+      .select('id', 'file_token');
     expect(finishedRows.length).to.be.greaterThan(0);
     for (const row of finishedRows) {
       const names = await engine.db('figure_files').where({ figure_id: row.id }).orderBy('name').pluck('name');
@@ -98,7 +105,11 @@ describeOnEachEngine('figure files stored in the database', (engine) => {
     }
 
     // A process started afterwards finishes the rest (once their claims expire) and serves every file.
-    await engine.db('figures').whereIn('id', ids).andWhere({ status: 'rendering' }).update({ claimed_at: new Date(Date.now() - 10 * 60_000) });
+    await engine
+      .db('figures')
+      .whereIn('id', ids)
+      .andWhere({ status: 'rendering' })
+      .update({ claimed_at: new Date(Date.now() - 10 * 60_000) });
     const next = await start({ FILES_DIR: 'off', FIGURE_WORKERS: '1' });
     for (const { figureId } of figures) {
       const finished = await pollFigure(next.baseUrl, caller.key, figureId);

@@ -39,7 +39,9 @@ describe('figures: reading a description', () => {
   });
 
   it('reads Mermaid flowchart syntax exactly: shapes, edge texts, inhibition, fan-out, groups and direction', () => {
-    const graph = parseMermaid('flowchart TD\n  %% a comment\n  A[Start] -->|go| B{Check}\n  B -- no --x C((Stop))\n  A & B --> D([End])\n  subgraph S [Stage 2]\n    E[Inner]\n  end\n  classDef x fill:#f00');
+    const graph = parseMermaid(
+      'flowchart TD\n  %% a comment\n  A[Start] -->|go| B{Check}\n  B -- no --x C((Stop))\n  A & B --> D([End])\n  subgraph S [Stage 2]\n    E[Inner]\n  end\n  classDef x fill:#f00',
+    );
     expect(graph.direction).to.equal('DOWN');
     expect(graph.nodes.map((n) => [n.id, n.label, n.shape ?? null, n.group ?? null])).to.deep.equal([
       ['A', 'Start', 'box', null],
@@ -67,7 +69,11 @@ describe('figures: drawing', () => {
     const labels = ['A very long label that would certainly be wrapped if it were an entity', 'x < y & "z"', 'Kinase A'];
     const drawing = await drawFigure(spec('Kinase A activates kinase B', { labels }));
     const texts = svgTexts(drawing.svg);
-    for (const label of labels) expect(texts.filter((text) => text === label), label).to.have.length(1);
+    for (const label of labels)
+      expect(
+        texts.filter((text) => text === label),
+        label,
+      ).to.have.length(1);
     expect(drawing.svg).to.include('x &lt; y &amp; &quot;z&quot;');
   });
 
@@ -114,7 +120,10 @@ describe('figures: edit instructions', () => {
 
   it('refuses what it cannot understand, more than two changes, and entities the figure lacks', () => {
     expect(() => applyInstruction(parent, 'make it pop')).to.throw(FigureInputError, /^could not understand "make it pop"\. edit_figure understands/);
-    expect(() => applyInstruction(parent, 'add X; add Y; add Z')).to.throw(FigureInputError, 'has 3 changes; give at most 2 per call (chain several edit_figure calls for more)');
+    expect(() => applyInstruction(parent, 'add X; add Y; add Z')).to.throw(
+      FigureInputError,
+      'has 3 changes; give at most 2 per call (chain several edit_figure calls for more)',
+    );
     expect(() => applyInstruction(parent, 'remove Q')).to.throw(FigureInputError, 'the figure has no entity "Q"; its entities are: A, B, C, D');
   });
 });

@@ -22,7 +22,11 @@ export function pngSize(png: Buffer): { width: number; height: number } {
 export function svgTexts(svg: string): string[] {
   const texts: string[] = [];
   for (const match of svg.matchAll(/<(text|tspan)\b[^>]*>([^<]*)</g)) {
-    const text = match[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    const text = match[2]!
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&');
     if (text) texts.push(text);
   }
   return texts;
@@ -104,7 +108,13 @@ export function serverProcessesOf(engine: { url: string }): (env: Record<string,
     await Promise.all(running.splice(0).map((server) => server.stop()));
   });
   return async (env) => {
-    const server = await startServerProcess(serveEntry, { DATABASE_URL: engine.url, FIGURE_SYNC_WAIT_MS: '0', FIGURE_QUEUE: queue, RATE_LIMIT_PER_MINUTE: '100000', ...env });
+    const server = await startServerProcess(serveEntry, {
+      DATABASE_URL: engine.url,
+      FIGURE_SYNC_WAIT_MS: '0',
+      FIGURE_QUEUE: queue,
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ...env,
+    });
     running.push(server);
     return server;
   };

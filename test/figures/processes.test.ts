@@ -15,7 +15,10 @@ describeOnEachEngine('figures across server processes', (engine) => {
     const caller = await newCaller(engine.db, 10);
     // The first server takes calls but renders nothing, so the figure is surely still pending when it stops.
     const first = await start({ FILES_DIR: filesDir, FIGURE_WORKERS: '0' });
-    const created = await call(first.baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: 'Screening, then enrolment, then treatment, then follow-up', kind: 'workflow' } });
+    const created = await call(first.baseUrl, '/api/v1/create_figure', {
+      key: caller.key,
+      body: { description: 'Screening, then enrolment, then treatment, then follow-up', kind: 'workflow' },
+    });
     expect(created.body.extra.status).to.equal('pending');
     await first.stop();
 
@@ -36,7 +39,10 @@ describeOnEachEngine('figures across server processes', (engine) => {
     const created = await call(first.baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: 'A activates B, which inhibits C' } });
     await first.stop();
     // As a process that crashed mid-render leaves it: claimed, long ago, by an owner that is gone.
-    await engine.db('figures').where({ id: created.body.extra.figure_id }).update({ status: 'rendering', claimed_by: 'crashed-process', claimed_at: new Date(Date.now() - 10 * 60_000), attempts: 1 });
+    await engine
+      .db('figures')
+      .where({ id: created.body.extra.figure_id })
+      .update({ status: 'rendering', claimed_by: 'crashed-process', claimed_at: new Date(Date.now() - 10 * 60_000), attempts: 1 });
 
     const second = await start({ FILES_DIR: filesDir });
     const finished = await pollFigure(second.baseUrl, caller.key, created.body.extra.figure_id);

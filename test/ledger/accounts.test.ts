@@ -9,16 +9,12 @@ describeOnEachEngine('accounts', (engine) => {
     expect(account.id).to.match(/^acc_[0-9A-Za-z]{16}$/);
     expect(account).to.deep.equal({ id: account.id, name: 'Lab A', credits: 100 });
     const entries = await engine.db('ledger_entries').where({ account_id: account.id }).select('kind', 'amount', 'call_id');
-    expect(entries.map((entry) => ({ ...entry, amount: Number(entry.amount) }))).to.deep.equal([
-      { kind: 'grant', amount: 100, call_id: null },
-    ]);
+    expect(entries.map((entry) => ({ ...entry, amount: Number(entry.amount) }))).to.deep.equal([{ kind: 'grant', amount: 100, call_id: null }]);
   });
 
   it('writes no ledger entry for an account created with 0 credits', async function () {
     const account = await createAccount(engine.db, { name: 'Empty', credits: 0 });
-    expect(await engine.db('ledger_entries').where({ account_id: account.id }).count({ n: '*' })).to.deep.equal([
-      { n: 0 },
-    ]);
+    expect(await engine.db('ledger_entries').where({ account_id: account.id }).count({ n: '*' })).to.deep.equal([{ n: 0 }]);
     expect(await ledgerSum(engine.db, account.id)).to.equal(0);
   });
 
@@ -54,8 +50,6 @@ describeOnEachEngine('accounts', (engine) => {
   it('reports not_found when adding credits to an unknown account', async function () {
     const error = await expectLedgerError(addCredits(engine.db, 'acc_doesNotExist00', 5), 'not_found');
     expect(error).to.be.instanceOf(LedgerError);
-    expect(await engine.db('ledger_entries').where({ account_id: 'acc_doesNotExist00' }).count({ n: '*' })).to.deep.equal([
-      { n: 0 },
-    ]);
+    expect(await engine.db('ledger_entries').where({ account_id: 'acc_doesNotExist00' }).count({ n: '*' })).to.deep.equal([{ n: 0 }]);
   });
 });

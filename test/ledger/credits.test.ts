@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import {
-  LedgerGate, createAccount, createKey, findSettlement, hold, holdForCall, releaseExpiredHolds, settleCall, type CallRecord, type Held,
+  LedgerGate,
+  createAccount,
+  createKey,
+  findSettlement,
+  hold,
+  holdForCall,
+  releaseExpiredHolds,
+  settleCall,
+  type CallRecord,
+  type Held,
 } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { countEntries, expectBalance, expectLedgerError } from './ledger-assertions.ts';
@@ -167,13 +176,32 @@ describeOnEachEngine('credits: holds, settlement and reconciliation', (engine) =
     for (const held of [...open, settled, figure, recent]) await hold(engine.db, held);
     await settleCall(engine.db, settled, callOf(settled), true);
     await engine.db('figures').insert({
-      id: `fig_${figure.callId}`.slice(0, 40), account_id: id, call_id: figure.callId, status: 'pending', kind: 'workflow', style: 'plain', aspect_ratio: '16:9',
-      description: 'd', spec: '{}', price: 2, created_at: old, queue: `reconcile-test-${Date.now()}`,
+      id: `fig_${figure.callId}`.slice(0, 40),
+      account_id: id,
+      call_id: figure.callId,
+      status: 'pending',
+      kind: 'workflow',
+      style: 'plain',
+      aspect_ratio: '16:9',
+      description: 'd',
+      spec: '{}',
+      price: 2,
+      created_at: old,
+      queue: `reconcile-test-${Date.now()}`,
     });
-    await engine.db('ledger_entries').whereIn('call_id', [...open, settled, figure].map((held) => held.callId)).update({ created_at: old });
+    await engine
+      .db('ledger_entries')
+      .whereIn(
+        'call_id',
+        [...open, settled, figure].map((held) => held.callId),
+      )
+      .update({ created_at: old });
 
     const olderThan = new Date(Date.now() - 30_000);
-    const released = await Promise.all([releaseExpiredHolds(engine.db, { olderThan, since: new Date(old.getTime() - 1) }), releaseExpiredHolds(engine.db, { olderThan })]);
+    const released = await Promise.all([
+      releaseExpiredHolds(engine.db, { olderThan, since: new Date(old.getTime() - 1) }),
+      releaseExpiredHolds(engine.db, { olderThan }),
+    ]);
     // The database may hold other suites' old holds too: only this account's entries are counted.
     expect(released[0] + released[1]).to.be.at.least(3);
     for (const held of open) expect(await kinds(held.callId)).to.deep.equal(['hold', 'release']);

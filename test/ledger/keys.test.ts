@@ -71,7 +71,7 @@ describeOnEachEngine('API keys', (engine) => {
     expect(await authenticateKey(engine.db, `xx_${key.slice(3)}`)).to.equal(null);
   });
 
-  it('returns the account\'s switched-off packs with the key, in the same lookup', async function () {
+  it("returns the account's switched-off packs with the key, in the same lookup", async function () {
     const { id: accountId } = await createAccount(engine.db, { name: 'Packs with key', credits: 0 });
     const { id, key } = await createKey(engine.db, accountId);
     await setPackEnabled(engine.db, accountId, 'life', false);

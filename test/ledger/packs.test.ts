@@ -1,13 +1,5 @@
 import { expect } from 'chai';
-import {
-  PACK_IDS,
-  createAccount,
-  enabledPacks,
-  getAccount,
-  isPackEnabled,
-  packSettings,
-  setPackEnabled,
-} from '../../src/ledger/index.ts';
+import { PACK_IDS, createAccount, enabledPacks, getAccount, isPackEnabled, packSettings, setPackEnabled } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { expectLedgerError } from './ledger-assertions.ts';
 

@@ -22,18 +22,37 @@ describeOnEachEngine('lookup_drug over HTTP', (engine) => {
     expectCharged(result);
     const [record] = result.answer.body.records;
     expect({ ...record, retrievedAt: undefined }).to.deep.equal({
-      id: 'chembl:CHEMBL3137343', type: 'drug', source: 'chembl', title: 'PEMBROLIZUMAB', url: 'https://www.ebi.ac.uk/chembl/explore/compound/CHEMBL3137343',
-      license: 'CC-BY-SA-3.0', attribution: 'ChEMBL (EMBL-EBI), CC BY-SA 3.0', retrievedAt: undefined,
+      id: 'chembl:CHEMBL3137343',
+      type: 'drug',
+      source: 'chembl',
+      title: 'PEMBROLIZUMAB',
+      url: 'https://www.ebi.ac.uk/chembl/explore/compound/CHEMBL3137343',
+      license: 'CC-BY-SA-3.0',
+      attribution: 'ChEMBL (EMBL-EBI), CC BY-SA 3.0',
+      retrievedAt: undefined,
       data: {
-        chembl_id: 'CHEMBL3137343', name: 'PEMBROLIZUMAB', max_phase: 4, molecule_type: 'Antibody',
-        mechanisms: [{
-          mechanism_of_action: 'Programmed cell death protein 1 inhibitor', action_type: 'INHIBITOR', target_chembl_id: 'CHEMBL3307223',
-          target_name: 'Programmed cell death protein 1', target_type: 'SINGLE PROTEIN', target_organism: 'Homo sapiens', uniprot_accessions: ['Q15116'],
-        }],
+        chembl_id: 'CHEMBL3137343',
+        name: 'PEMBROLIZUMAB',
+        max_phase: 4,
+        molecule_type: 'Antibody',
+        mechanisms: [
+          {
+            mechanism_of_action: 'Programmed cell death protein 1 inhibitor',
+            action_type: 'INHIBITOR',
+            target_chembl_id: 'CHEMBL3307223',
+            target_name: 'Programmed cell death protein 1',
+            target_type: 'SINGLE PROTEIN',
+            target_organism: 'Homo sapiens',
+            uniprot_accessions: ['Q15116'],
+          },
+        ],
         adverse_events: { count_basis: 'spontaneous_report_counts', terms: [{ term: 'MALIGNANT NEOPLASM PROGRESSION', report_count: 12016 }] },
         label: {
-          indications: '1 INDICATIONS AND USAGE Hand-made test text: KEYTRUDA is a programmed death receptor-1 (PD-1)-blocking antibody indicated for the treatment of several cancers.',
-          has_boxed_warning: false, effective_date: '2025-09-18', set_id: '9333c79b-d487-4538-a9f0-71b91a02b287',
+          indications:
+            '1 INDICATIONS AND USAGE Hand-made test text: KEYTRUDA is a programmed death receptor-1 (PD-1)-blocking antibody indicated for the treatment of several cancers.',
+          has_boxed_warning: false,
+          effective_date: '2025-09-18',
+          set_id: '9333c79b-d487-4538-a9f0-71b91a02b287',
         },
       },
     });
@@ -45,7 +64,8 @@ describeOnEachEngine('lookup_drug over HTTP', (engine) => {
     const event = life.hits('openfda', '/drug/event.json')[0]!.query;
     expect([event.get('search'), event.get('count'), event.get('limit')]).to.deep.equal([
       '(patient.drug.openfda.generic_name:"pembrolizumab" OR patient.drug.openfda.brand_name:"pembrolizumab" OR patient.drug.medicinalproduct:"pembrolizumab")',
-      'patient.reaction.reactionmeddrapt.exact', '10',
+      'patient.reaction.reactionmeddrapt.exact',
+      '10',
     ]);
   });
 
@@ -56,7 +76,9 @@ describeOnEachEngine('lookup_drug over HTTP', (engine) => {
     expectCharged(result);
     const data = result.answer.body.records[0].data;
     expect([data.mechanisms, data.adverse_events, data.label.has_boxed_warning]).to.deep.equal([undefined, undefined, true]);
-    expect(life.hits('openfda', '/drug/label.json')[0]!.query.get('search')).to.equal('openfda.generic_name:"PEMBROLIZUMAB" OR openfda.brand_name:"PEMBROLIZUMAB"');
+    expect(life.hits('openfda', '/drug/label.json')[0]!.query.get('search')).to.equal(
+      'openfda.generic_name:"PEMBROLIZUMAB" OR openfda.brand_name:"PEMBROLIZUMAB"',
+    );
     expect([life.hits('chembl', '/mechanism.json').length, life.hits('openfda', '/drug/event.json').length]).to.deep.equal([0, 0]);
   });
 
@@ -76,7 +98,9 @@ describeOnEachEngine('lookup_drug over HTTP', (engine) => {
     life.on('openfda', '/drug/label.json', down);
     const result = await life.charged('lookup_drug', { name: 'pembrolizumab' });
     expectCharged(result, ['summary', 'records', 'partial', 'failedSources', 'credits_used', 'call_id']);
-    expect(result.answer.body.failedSources).to.deep.equal([{ source: 'openfda', error: 'openfda answered HTTP 503: service unavailable; missing from the answer: adverse-event report counts' }]);
+    expect(result.answer.body.failedSources).to.deep.equal([
+      { source: 'openfda', error: 'openfda answered HTTP 503: service unavailable; missing from the answer: adverse-event report counts' },
+    ]);
     expect(result.answer.body.records[0].data.chembl_id).to.equal('CHEMBL3137343');
   });
 

@@ -22,9 +22,15 @@ describeOnEachEngine('lookup_gene_protein over HTTP', (engine) => {
     expectCharged(result);
     const [record] = result.answer.body.records;
     expect({ ...record, retrievedAt: undefined, data: undefined }).to.deep.equal({
-      id: 'ncbi-gene:5229', type: 'gene', source: 'ncbi-gene', title: 'PGGT1B: protein geranylgeranyltransferase type I subunit beta',
-      url: 'https://www.ncbi.nlm.nih.gov/gene/5229', license: 'public domain (US government)',
-      attribution: 'Data from NCBI Gene, National Center for Biotechnology Information, U.S. National Library of Medicine', retrievedAt: undefined, data: undefined,
+      id: 'ncbi-gene:5229',
+      type: 'gene',
+      source: 'ncbi-gene',
+      title: 'PGGT1B: protein geranylgeranyltransferase type I subunit beta',
+      url: 'https://www.ncbi.nlm.nih.gov/gene/5229',
+      license: 'public domain (US government)',
+      attribution: 'Data from NCBI Gene, National Center for Biotechnology Information, U.S. National Library of Medicine',
+      retrievedAt: undefined,
+      data: undefined,
     });
     expect(record.data).to.deep.equal({
       ids: { ncbi_gene_id: '5229', ensembl_gene_id: 'ENSG00000164219', uniprot_accession: 'P53609', hgnc_id: 'HGNC:8895' },
@@ -47,24 +53,55 @@ describeOnEachEngine('lookup_gene_protein over HTTP', (engine) => {
         { id: 'R-HSA-9990002', name: 'Hand-made pathway two', url: 'https://reactome.org/content/detail/R-HSA-9990002' },
       ],
       interactions: [
-        { partner: 'FNTA', score: 0.999 }, { partner: 'HEYL', score: 0.768 }, { partner: 'RABGGTA', score: 0.767 }, { partner: 'CCDC112', score: 0.72 },
-        { partner: 'WTIP', score: 0.692 }, { partner: 'AMMECR1L', score: 0.676 }, { partner: 'FNTB', score: 0.553 }, { partner: 'RAP1A', score: 0.521 },
-        { partner: 'CDC42', score: 0.502 }, { partner: 'HRAS', score: 0.497 },
+        { partner: 'FNTA', score: 0.999 },
+        { partner: 'HEYL', score: 0.768 },
+        { partner: 'RABGGTA', score: 0.767 },
+        { partner: 'CCDC112', score: 0.72 },
+        { partner: 'WTIP', score: 0.692 },
+        { partner: 'AMMECR1L', score: 0.676 },
+        { partner: 'FNTB', score: 0.553 },
+        { partner: 'RAP1A', score: 0.521 },
+        { partner: 'CDC42', score: 0.502 },
+        { partner: 'HRAS', score: 0.497 },
       ],
       part_sources: {
-        'ids.ncbi_gene_id': 'ncbi-gene', 'ids.ensembl_gene_id': 'ensembl', 'ids.uniprot_accession': 'uniprot', 'ids.hgnc_id': 'uniprot',
-        domains: 'interpro', pathways: 'reactome', interactions: 'string', symbol: 'ncbi-gene', name: 'ncbi-gene', aliases: 'ncbi-gene', organism: 'ncbi-gene',
-        summary: 'ncbi-gene', function: 'uniprot', chromosome_location: 'ncbi-gene', protein_length: 'uniprot',
+        'ids.ncbi_gene_id': 'ncbi-gene',
+        'ids.ensembl_gene_id': 'ensembl',
+        'ids.uniprot_accession': 'uniprot',
+        'ids.hgnc_id': 'uniprot',
+        domains: 'interpro',
+        pathways: 'reactome',
+        interactions: 'string',
+        symbol: 'ncbi-gene',
+        name: 'ncbi-gene',
+        aliases: 'ncbi-gene',
+        organism: 'ncbi-gene',
+        summary: 'ncbi-gene',
+        function: 'uniprot',
+        chromosome_location: 'ncbi-gene',
+        protein_length: 'uniprot',
       },
       disclaimer: 'Research lookup, not medical advice.',
     });
-    expect(result.answer.body.summary).to.equal('PGGT1B (Homo sapiens): ids, domains, pathways, interactions joined from 6 sources. Research lookup, not medical advice.');
+    expect(result.answer.body.summary).to.equal(
+      'PGGT1B (Homo sapiens): ids, domains, pathways, interactions joined from 6 sources. Research lookup, not medical advice.',
+    );
     // The Ensembl id goes to NCBI Gene as a symbol search first; UniProt is asked for the resolved symbol; STRING by UniProt's STRING id.
     const [esearch] = life.hits('ncbi-gene', '/esearch.fcgi');
-    expect([esearch!.query.get('db'), esearch!.query.get('term'), esearch!.query.get('retmode'), esearch!.query.get('tool')]).to.deep.equal(['gene', '"ENSG00000164219"[sym] AND 9606[taxid]', 'json', 'research-tools-api']);
+    expect([esearch!.query.get('db'), esearch!.query.get('term'), esearch!.query.get('retmode'), esearch!.query.get('tool')]).to.deep.equal([
+      'gene',
+      '"ENSG00000164219"[sym] AND 9606[taxid]',
+      'json',
+      'research-tools-api',
+    ]);
     expect(life.hits('uniprot', '/uniprotkb/search')[0]!.query.get('query')).to.equal('gene_exact:"PGGT1B" AND organism_id:9606 AND reviewed:true');
     const stringQuery = life.hits('string', '/json/interaction_partners')[0]!.query;
-    expect([stringQuery.get('identifiers'), stringQuery.get('species'), stringQuery.get('limit'), stringQuery.get('caller_identity')]).to.deep.equal(['9606.ENSP00000404676', '9606', '10', 'research-tools-api']);
+    expect([stringQuery.get('identifiers'), stringQuery.get('species'), stringQuery.get('limit'), stringQuery.get('caller_identity')]).to.deep.equal([
+      '9606.ENSP00000404676',
+      '9606',
+      '10',
+      'research-tools-api',
+    ]);
     expect(life.hits('reactome', '/data/mapping/UniProt/P53609/pathways')[0]!.query.get('species')).to.equal('9606');
   });
 
@@ -72,7 +109,11 @@ describeOnEachEngine('lookup_gene_protein over HTTP', (engine) => {
     life.on('uniprot', '/uniprotkb/P05067.json', recorded('uniprot', 'entry-P05067-APP-human-swissprot.json'));
     life.on('ncbi-gene', '/esummary.fcgi', recorded('ncbi-gene', 'esummary-gene-7064-THOP1.json'));
     life.on('ensembl', '/lookup/id/ENSG00000142192', { status: 400, body: '{"error":"ID \'ENSG00000142192\' not found"}', contentType: 'application/json' });
-    life.on('reactome', '/data/mapping/UniProt/P05067/pathways', { status: 404, body: '{"code":404,"reason":"Not Found","messages":["No entries found"]}', contentType: 'application/json' });
+    life.on('reactome', '/data/mapping/UniProt/P05067/pathways', {
+      status: 404,
+      body: '{"code":404,"reason":"Not Found","messages":["No entries found"]}',
+      contentType: 'application/json',
+    });
     life.on('string', '/json/interaction_partners', { body: '[]', contentType: 'application/json' });
     const result = await life.charged('lookup_gene_protein', { query: 'p05067', organism: '9606' });
     expectCharged(result);
@@ -83,9 +124,17 @@ describeOnEachEngine('lookup_gene_protein over HTTP', (engine) => {
     // The fake NCBI answers another gene's record: the join keeps what each source said, ids included.
     expect(data.ids).to.deep.equal({ ncbi_gene_id: '7064', ensembl_gene_id: 'ENSG00000142192', uniprot_accession: 'P05067', hgnc_id: 'HGNC:620' });
     expect(data.domains).to.deep.equal([
-      { name: 'E1', entry_type: 'domain', start: 28, end: 189 }, { name: 'BPTI/Kunitz inhibitor', entry_type: 'domain', start: 291, end: 341 }, { name: 'E2', entry_type: 'domain', start: 374, end: 565 },
+      { name: 'E1', entry_type: 'domain', start: 28, end: 189 },
+      { name: 'BPTI/Kunitz inhibitor', entry_type: 'domain', start: 291, end: 341 },
+      { name: 'E2', entry_type: 'domain', start: 374, end: 565 },
     ]);
-    expect([data.protein_length, data.pathways, data.interactions, data.part_sources.domains, data.part_sources['ids.ensembl_gene_id']]).to.deep.equal([770, undefined, undefined, 'uniprot', 'uniprot']);
+    expect([data.protein_length, data.pathways, data.interactions, data.part_sources.domains, data.part_sources['ids.ensembl_gene_id']]).to.deep.equal([
+      770,
+      undefined,
+      undefined,
+      'uniprot',
+      'uniprot',
+    ]);
     expect(life.hits('string', '/json/interaction_partners')[0]!.query.get('identifiers')).to.equal('9606.ENSP00000284981');
   });
 
@@ -95,7 +144,10 @@ describeOnEachEngine('lookup_gene_protein over HTTP', (engine) => {
     expectCharged(result);
     const data = result.answer.body.records[0].data;
     expect([data.domains, data.pathways, data.interactions.length]).to.deep.equal([undefined, undefined, 10]);
-    expect([life.hits('interpro', '/entry/interpro/protein/uniprot/P53609/').length, life.hits('reactome', '/data/mapping/UniProt/P53609/pathways').length]).to.deep.equal([0, 0]);
+    expect([
+      life.hits('interpro', '/entry/interpro/protein/uniprot/P53609/').length,
+      life.hits('reactome', '/data/mapping/UniProt/P53609/pathways').length,
+    ]).to.deep.equal([0, 0]);
   });
 
   it('when Reactome fails, the record still comes without pathways, the answer is partial and failedSources says pathways are missing (still charged)', async () => {
@@ -108,7 +160,12 @@ describeOnEachEngine('lookup_gene_protein over HTTP', (engine) => {
       { source: 'reactome', error: 'reactome answered HTTP 503: service unavailable; missing from the answer: pathways' },
     ]);
     const data = result.answer.body.records[0].data;
-    expect([data.pathways, data.part_sources.pathways, data.interactions.length, data.ids.uniprot_accession]).to.deep.equal([undefined, undefined, 10, 'P53609']);
+    expect([data.pathways, data.part_sources.pathways, data.interactions.length, data.ids.uniprot_accession]).to.deep.equal([
+      undefined,
+      undefined,
+      10,
+      'P53609',
+    ]);
   });
 
   it('when UniProt fails, the gene record comes from NCBI Gene and Ensembl; the accession-based parts are named missing', async () => {
@@ -116,18 +173,31 @@ describeOnEachEngine('lookup_gene_protein over HTTP', (engine) => {
     life.on('uniprot', '/uniprotkb/search', down);
     const result = await life.charged('lookup_gene_protein', { query: 'ENSG00000164219' });
     expect(result.answer.status).to.equal(200);
-    expect(result.answer.body.failedSources).to.deep.equal([{
-      source: 'uniprot',
-      error: 'uniprot answered HTTP 503: service unavailable; missing from the answer: UniProt accession, protein function and length (and the parts looked up by accession)',
-    }]);
+    expect(result.answer.body.failedSources).to.deep.equal([
+      {
+        source: 'uniprot',
+        error:
+          'uniprot answered HTTP 503: service unavailable; missing from the answer: UniProt accession, protein function and length (and the parts looked up by accession)',
+      },
+    ]);
     const data = result.answer.body.records[0].data;
     expect(data.ids).to.deep.equal({ ncbi_gene_id: '5229', ensembl_gene_id: 'ENSG00000164219', hgnc_id: 'HGNC:8895' });
-    expect([data.function, data.domains, data.pathways, data.interactions[0]]).to.deep.equal([undefined, undefined, undefined, { partner: 'FNTA', score: 0.999 }]);
+    expect([data.function, data.domains, data.pathways, data.interactions[0]]).to.deep.equal([
+      undefined,
+      undefined,
+      undefined,
+      { partner: 'FNTA', score: 0.999 },
+    ]);
     expect(life.hits('string', '/json/interaction_partners')[0]!.query.get('identifiers')).to.equal('PGGT1B');
   });
 
   it('is a 502 upstream_error, not charged, when every source fails', async () => {
-    for (const [source, path] of [['ncbi-gene', '/esearch.fcgi'], ['ensembl', '/lookup/id/ENSG00000164219'], ['uniprot', '/uniprotkb/search']] as const) life.on(source, path, down);
+    for (const [source, path] of [
+      ['ncbi-gene', '/esearch.fcgi'],
+      ['ensembl', '/lookup/id/ENSG00000164219'],
+      ['uniprot', '/uniprotkb/search'],
+    ] as const)
+      life.on(source, path, down);
     const result = await life.charged('lookup_gene_protein', { query: 'ENSG00000164219' });
     expectNotCharged(result);
     expect(result.answer.body.error.message).to.match(/^no source answered: /);
@@ -149,7 +219,9 @@ describeOnEachEngine('lookup_gene_protein over HTTP', (engine) => {
     expect(badPart.answer.body.error.message).to.match(/^include\.1: /);
     const badOrganism = await life.charged('lookup_gene_protein', { query: 'BRAF', organism: 'unicorn' });
     expectNotCharged(badOrganism, 400, 'invalid_input');
-    expect(badOrganism.answer.body.error.message).to.equal('organism: "unicorn" is not a known organism name; give its NCBI taxon id instead (e.g. 9606 for human)');
+    expect(badOrganism.answer.body.error.message).to.equal(
+      'organism: "unicorn" is not a known organism name; give its NCBI taxon id instead (e.g. 9606 for human)',
+    );
     expect(life.fake.hits).to.have.length(0);
   });
 });

@@ -5,23 +5,42 @@ import { down, expectCharged, expectNotCharged, lifeHarness, recorded } from './
 describeOnEachEngine('search_clinical_trials over HTTP', (engine) => {
   const life = lifeHarness(engine);
 
-  it('asks API v2 with the registry\'s status and phase values and returns records of part 2.3', async () => {
+  it("asks API v2 with the registry's status and phase values and returns records of part 2.3", async () => {
     life.on('clinicaltrials', '/studies', recorded('clinicaltrials', 'studies-search-cond-melanoma-status-recruiting-pagesize3-fields.json'));
     const result = await life.charged('search_clinical_trials', { condition: 'melanoma', status: 'recruiting', phase: 2, country: 'United States', limit: 3 });
     expectCharged(result);
     expect(Object.fromEntries(life.hits('clinicaltrials', '/studies')[0]!.query)).to.deep.equal({
-      'query.cond': 'melanoma', 'query.locn': 'United States', 'filter.overallStatus': 'RECRUITING', 'filter.advanced': 'AREA[Phase]PHASE2',
-      countTotal: 'true', pageSize: '3', format: 'json',
+      'query.cond': 'melanoma',
+      'query.locn': 'United States',
+      'filter.overallStatus': 'RECRUITING',
+      'filter.advanced': 'AREA[Phase]PHASE2',
+      countTotal: 'true',
+      pageSize: '3',
+      format: 'json',
     });
     const [first, second] = result.answer.body.records;
     expect({ ...first, retrievedAt: undefined }).to.deep.equal({
-      id: 'clinicaltrials:NCT06970236', type: 'trial', source: 'clinicaltrials', title: 'Resistance Exercise in Patients With Ocular Melanoma',
-      url: 'https://clinicaltrials.gov/study/NCT06970236', license: 'public domain (US government)',
-      attribution: 'Source: ClinicalTrials.gov, U.S. National Library of Medicine', retrievedAt: undefined,
+      id: 'clinicaltrials:NCT06970236',
+      type: 'trial',
+      source: 'clinicaltrials',
+      title: 'Resistance Exercise in Patients With Ocular Melanoma',
+      url: 'https://clinicaltrials.gov/study/NCT06970236',
+      license: 'public domain (US government)',
+      attribution: 'Source: ClinicalTrials.gov, U.S. National Library of Medicine',
+      retrievedAt: undefined,
       data: {
-        nct_id: 'NCT06970236', title: 'Resistance Exercise in Patients With Ocular Melanoma', status: 'recruiting', phases: ['not_applicable'], study_type: 'interventional',
-        conditions: ['Ocular Melanoma'], interventions: [{ name: 'Exercise' }], sponsor: 'University of Valencia', enrollment: 40,
-        start_date: '2025-02-01', completion_date: '2026-12', registry_url: 'https://clinicaltrials.gov/study/NCT06970236',
+        nct_id: 'NCT06970236',
+        title: 'Resistance Exercise in Patients With Ocular Melanoma',
+        status: 'recruiting',
+        phases: ['not_applicable'],
+        study_type: 'interventional',
+        conditions: ['Ocular Melanoma'],
+        interventions: [{ name: 'Exercise' }],
+        sponsor: 'University of Valencia',
+        enrollment: 40,
+        start_date: '2025-02-01',
+        completion_date: '2026-12',
+        registry_url: 'https://clinicaltrials.gov/study/NCT06970236',
       },
     });
     expect([second.data.nct_id, second.data.phases, second.data.interventions.length]).to.deep.equal(['NCT04114136', ['phase_2'], 3]);
@@ -29,18 +48,29 @@ describeOnEachEngine('search_clinical_trials over HTTP', (engine) => {
   });
 
   it('follows nextPageToken up to limit; later pages are asked without countTotal', async () => {
-    life.on('clinicaltrials', '/studies',
+    life.on(
+      'clinicaltrials',
+      '/studies',
       recorded('clinicaltrials', 'studies-search-intr-keytruda-pagesize3-fields.json'),
-      recorded('clinicaltrials', 'studies-search-cond-phelan-mcdermid-page2-via-pagetoken.json'));
+      recorded('clinicaltrials', 'studies-search-cond-phelan-mcdermid-page2-via-pagetoken.json'),
+    );
     const result = await life.charged('search_clinical_trials', { intervention: 'Keytruda', limit: 5 });
     expectCharged(result);
     expect(result.answer.body.records.map((record: { id: string }) => record.id)).to.deep.equal([
-      'clinicaltrials:NCT05431270', 'clinicaltrials:NCT03590054', 'clinicaltrials:NCT04795661', 'clinicaltrials:NCT05187377', 'clinicaltrials:NCT03836300',
+      'clinicaltrials:NCT05431270',
+      'clinicaltrials:NCT03590054',
+      'clinicaltrials:NCT04795661',
+      'clinicaltrials:NCT05187377',
+      'clinicaltrials:NCT03836300',
     ]);
     const [page1, page2] = life.hits('clinicaltrials', '/studies');
-    expect([page1!.query.get('pageSize'), page1!.query.get('countTotal'), page2!.query.get('pageSize'), page2!.query.get('countTotal'), page2!.query.get('pageToken')]).to.deep.equal([
-      '5', 'true', '2', null, 'ZVt07cGHkvI2wRk2CJf6_LLq14bEL8swd7KrgP4YnzmVtA',
-    ]);
+    expect([
+      page1!.query.get('pageSize'),
+      page1!.query.get('countTotal'),
+      page2!.query.get('pageSize'),
+      page2!.query.get('countTotal'),
+      page2!.query.get('pageToken'),
+    ]).to.deep.equal(['5', 'true', '2', null, 'ZVt07cGHkvI2wRk2CJf6_LLq14bEL8swd7KrgP4YnzmVtA']);
   });
 
   it('an NCT id alone is fetched as that one study', async () => {
@@ -49,7 +79,10 @@ describeOnEachEngine('search_clinical_trials over HTTP', (engine) => {
     expectCharged(result);
     const [record] = result.answer.body.records;
     expect([record.id, record.data.sponsor, record.data.primary_outcomes[0].time_frame, record.data.interventions[0]]).to.deep.equal([
-      'clinicaltrials:NCT02210780', 'Regeneron Pharmaceuticals', 'Week 16', { name: 'Dupilumab', intervention_type: 'drug' },
+      'clinicaltrials:NCT02210780',
+      'Regeneron Pharmaceuticals',
+      'Week 16',
+      { name: 'Dupilumab', intervention_type: 'drug' },
     ]);
   });
 

@@ -15,7 +15,21 @@ import { call, newCaller, startServer, type TestServer } from '../support/server
 import { skipOrFailWithoutShared } from '../support/shared-folder.ts';
 import { nullPaths } from '../tools/support.ts';
 
-export const LIFE_SOURCES = ['ncbi-gene', 'uniprot', 'ensembl', 'reactome', 'string', 'interpro', 'rcsb-pdb', 'alphafold', 'clinicaltrials', 'chembl', 'openfda', 'gtex', 'geo'] as const;
+export const LIFE_SOURCES = [
+  'ncbi-gene',
+  'uniprot',
+  'ensembl',
+  'reactome',
+  'string',
+  'interpro',
+  'rcsb-pdb',
+  'alphafold',
+  'clinicaltrials',
+  'chembl',
+  'openfda',
+  'gtex',
+  'geo',
+] as const;
 export type LifeSource = (typeof LIFE_SOURCES)[number];
 
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -43,7 +57,11 @@ export function lifeHarness(engine: EngineUnderTest): LifeHarness {
 }
 
 /** The same for any sources, each under its own path prefix of the fake; `env` adds settings such as keys. */
-export function sourcesHarness<Source extends string>(engine: EngineUnderTest, sources: readonly Source[], env: Record<string, string> = {}): SourcesHarness<Source> {
+export function sourcesHarness<Source extends string>(
+  engine: EngineUnderTest,
+  sources: readonly Source[],
+  env: Record<string, string> = {},
+): SourcesHarness<Source> {
   let fake: FakeUpstream;
   let server: TestServer | undefined;
   before(async function () {

@@ -10,7 +10,14 @@ const work = {
     { DOI: '10.1021/am300292v', type: 'new_version', label: 'New version', source: 'publisher', updated: { 'date-parts': [[2012, 1, 1]] } },
     { DOI: '10.1021/erratum.1', type: 'erratum', label: 'Erratum', source: 'publisher', updated: { 'date-parts': [[2012, 6, 1]] } },
     { DOI: '10.1021/concern.1', type: 'expression_of_concern', label: 'Expression of Concern', source: 'publisher', updated: { 'date-parts': [[2013, 2, 3]] } },
-    { DOI: '10.1021/am300292v.retraction', type: 'retraction', label: 'Retraction', source: 'retraction-watch', 'record-id': 20946, updated: { 'date-parts': [[2014, 5, 6]] } },
+    {
+      DOI: '10.1021/am300292v.retraction',
+      type: 'retraction',
+      label: 'Retraction',
+      source: 'retraction-watch',
+      'record-id': 20946,
+      updated: { 'date-parts': [[2014, 5, 6]] },
+    },
   ],
 };
 
@@ -26,15 +33,32 @@ describe('retraction notices', () => {
   it('an erratum or an expression of concern alone is never a retraction', () => {
     const erratum = parseWork({ ...work, 'updated-by': [work['updated-by'][1]] })!;
     const concern = parseWork({ ...work, 'updated-by': [work['updated-by'][2]] })!;
-    expect([erratum.isRetracted, statusOf(erratum.notices!, true), concern.isRetracted, statusOf(concern.notices!, true)]).to.deep.equal([false, 'corrected', false, 'expression_of_concern']);
+    expect([erratum.isRetracted, statusOf(erratum.notices!, true), concern.isRetracted, statusOf(concern.notices!, true)]).to.deep.equal([
+      false,
+      'corrected',
+      false,
+      'expression_of_concern',
+    ]);
   });
   it('the most serious notice decides the status', () => {
     const notices = parseNotices(work).sort((a, b) => SEVERITY.indexOf(a.type) - SEVERITY.indexOf(b.type));
-    expect([statusOf(notices, true), statusOf([], true), statusOf([], false), statusOf([{ type: 'withdrawal' }], true)]).to.deep.equal(['retracted', 'no_notice', 'not_found', 'withdrawn']);
+    expect([statusOf(notices, true), statusOf([], true), statusOf([], false), statusOf([{ type: 'withdrawal' }], true)]).to.deep.equal([
+      'retracted',
+      'no_notice',
+      'not_found',
+      'withdrawn',
+    ]);
   });
   it('a title the index marks "RETRACTED:" is a retraction even without a relation; a "Retraction and …" title is not', () => {
-    const marked = parseWork({ DOI: '10.1016/s0140-6736(97)11096-0', title: ['RETRACTED: Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children'] })!;
+    const marked = parseWork({
+      DOI: '10.1016/s0140-6736(97)11096-0',
+      title: ['RETRACTED: Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children'],
+    })!;
     const plain = parseWork({ DOI: '10.1000/x', title: ['Retraction and reproducibility in clinical research'] })!;
-    expect([statusOf(noticesOf(marked, undefined), true), noticesOf(marked, undefined)[0]?.source, statusOf(noticesOf(plain, undefined), true)]).to.deep.equal(['retracted', 'crossref', 'no_notice']);
+    expect([statusOf(noticesOf(marked, undefined), true), noticesOf(marked, undefined)[0]?.source, statusOf(noticesOf(plain, undefined), true)]).to.deep.equal([
+      'retracted',
+      'crossref',
+      'no_notice',
+    ]);
   });
 });

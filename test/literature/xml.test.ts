@@ -24,7 +24,10 @@ describe('the literature XML parser', () => {
     expect(() => parseFeed(xxe)).to.throw(/^arxiv answered with XML that could not be read safely/);
   });
   it('also leaves entities of a PubMed document unexpanded', () => {
-    const xml = laughs.replace(/<feed[\s\S]*$/, '<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>&lol9;</ArticleTitle></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>');
+    const xml = laughs.replace(
+      /<feed[\s\S]*$/,
+      '<PubmedArticleSet><PubmedArticle><MedlineCitation><PMID>1</PMID><Article><ArticleTitle>&lol9;</ArticleTitle></Article></MedlineCitation></PubmedArticle></PubmedArticleSet>',
+    );
     expect(parseEfetch(xml)[0]!.title).to.equal('&lol9;');
   });
   it('decodes the predefined entities and character references once', () => {

@@ -65,7 +65,10 @@ function acknowledgement(tool: string, argument: string, reason = 'no longer sup
 describe('npm run api:check (the CI gate) in temporary git repositories', () => {
   let template: string;
   let repo: string;
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] })
+      .toString()
+      .trim();
 
   function writeGenerated(manifestText: string): void {
     writeFileSync(join(repo, 'tools.yaml'), manifestText);
@@ -121,7 +124,9 @@ describe('npm run api:check (the CI gate) in temporary git repositories', () => 
     expect(result.err).to.equal('');
     expect(result.out.split('\n')).to.have.length(2);
     expect(result.out.split('\n')[0]).to.match(/^codegen --check: \d+ generated files are up to date\.$/);
-    expect(result.out.split('\n')[1]).to.equal('api:check: nothing to compare (every first-parent step of main): neither generated/openapi.json nor api-changes.yaml changed; passing.');
+    expect(result.out.split('\n')[1]).to.equal(
+      'api:check: nothing to compare (every first-parent step of main): neither generated/openapi.json nor api-changes.yaml changed; passing.',
+    );
     expect(result.code).to.equal(0);
   });
 
@@ -132,22 +137,26 @@ describe('npm run api:check (the CI gate) in temporary git repositories', () => 
     commitUnrelated();
 
     const failed = check(['--root', repo, '--no-codegen-check']);
-    expect(failed.err).to.equal([
-      'api:check: FAILED (compared with the merge base with main):',
-      `  - breaking change in ${mainHead.slice(0, 12)} -> working tree not acknowledged in api-changes.yaml:`,
-      '    rule: request-property-removed-from-closed-schema',
-      `    operation: POST /api/v1/${tool}`,
-      `    path: "${propertyPath(tool, argument)}"`,
-      `    change: property ${argument} removed (the schema rejects unknown properties)`,
-      'An intended break is acknowledged by adding, in the same commit or branch, an entry with the rule, operation, path and a reason under `acknowledged:` in api-changes.yaml.',
-    ].join('\n'));
+    expect(failed.err).to.equal(
+      [
+        'api:check: FAILED (compared with the merge base with main):',
+        `  - breaking change in ${mainHead.slice(0, 12)} -> working tree not acknowledged in api-changes.yaml:`,
+        '    rule: request-property-removed-from-closed-schema',
+        `    operation: POST /api/v1/${tool}`,
+        `    path: "${propertyPath(tool, argument)}"`,
+        `    change: property ${argument} removed (the schema rejects unknown properties)`,
+        'An intended break is acknowledged by adding, in the same commit or branch, an entry with the rule, operation, path and a reason under `acknowledged:` in api-changes.yaml.',
+      ].join('\n'),
+    );
     expect(failed.code).to.equal(1);
 
     writeFileSync(join(repo, 'api-changes.yaml'), `acknowledged:\n${acknowledgement(tool, argument)}`);
     git('commit', '--quiet', '-am', 'acknowledge the removal');
     const passed = check(['--root', repo, '--no-codegen-check']);
     expect(passed.err).to.equal('');
-    expect(passed.out.split('\n').at(-1)).to.equal('api:check: passed (compared with the merge base with main): 1 breaking change, each acknowledged in api-changes.yaml.');
+    expect(passed.out.split('\n').at(-1)).to.equal(
+      'api:check: passed (compared with the merge base with main): 1 breaking change, each acknowledged in api-changes.yaml.',
+    );
     expect(passed.code).to.equal(0);
   });
 
@@ -171,7 +180,9 @@ describe('npm run api:check (the CI gate) in temporary git repositories', () => 
     commitUnrelated();
     const passed = check(['--root', repo, '--no-codegen-check']);
     expect(passed.err).to.equal('');
-    expect(passed.out.split('\n').at(-1)).to.equal('api:check: passed (compared with every first-parent step of main): 1 breaking change, each acknowledged in api-changes.yaml.');
+    expect(passed.out.split('\n').at(-1)).to.equal(
+      'api:check: passed (compared with every first-parent step of main): 1 breaking change, each acknowledged in api-changes.yaml.',
+    );
     expect(passed.code).to.equal(0);
   });
 
@@ -219,7 +230,8 @@ describe('npm run api:check (the CI gate) in temporary git repositories', () => 
     const failed = check(['--root', repo, '--no-codegen-check']);
     expect(failed.err.split('\n')[1]).to.equal(
       `  - api-changes.yaml:3: acknowledgement (rule request-property-removed-from-closed-schema, operation POST /api/v1/search_papers, path ${propertyPath('search_papers', 'no_such_argument')}) ` +
-      `matches no change in ${git('rev-parse', 'HEAD').slice(0, 12)} -> working tree; remove it or correct it`);
+        `matches no change in ${git('rev-parse', 'HEAD').slice(0, 12)} -> working tree; remove it or correct it`,
+    );
     expect(failed.code).to.equal(1);
 
     // and on main, committed in a step of its own
@@ -233,9 +245,15 @@ describe('npm run api:check (the CI gate) in temporary git repositories', () => 
 
   it('an acknowledgement must name the rule, the operation and the path', () => {
     git('checkout', '--quiet', '-b', 'feature');
-    writeFileSync(join(repo, 'api-changes.yaml'), 'acknowledged:\n  - rule: request-property-removed-from-closed-schema\n    operation: POST /api/v1/search_papers\n    reason: test\n');
-    expect(check(['--root', repo, '--no-codegen-check'])).to.deep.equal({ code: 2, out: '',
-      err: 'api:check: api-changes.yaml:2: path is required: the JSON path the gate printed ("at: $.paths…")' });
+    writeFileSync(
+      join(repo, 'api-changes.yaml'),
+      'acknowledged:\n  - rule: request-property-removed-from-closed-schema\n    operation: POST /api/v1/search_papers\n    reason: test\n',
+    );
+    expect(check(['--root', repo, '--no-codegen-check'])).to.deep.equal({
+      code: 2,
+      out: '',
+      err: 'api:check: api-changes.yaml:2: path is required: the JSON path the gate printed ("at: $.paths…")',
+    });
   });
 
   it('fails when generated/ is stale, before any diff', () => {
@@ -252,11 +270,18 @@ describe('npm run api:check (the CI gate) in temporary git repositories', () => 
 
   it('compares with the commit given by --base, and refuses a --base that is not a commit', () => {
     commitRemoval(() => 'acknowledged: []\n');
-    expect(check(['--root', repo, '--base', 'HEAD', '--no-codegen-check'])).to.deep.equal({ code: 0, err: '',
-      out: `OpenAPI diff ${git('rev-parse', 'HEAD').slice(0, 12)}:generated/openapi.json -> generated/openapi.json: no changes\n` +
-        'api:check: passed (compared with --base HEAD): no breaking change.' });
+    expect(check(['--root', repo, '--base', 'HEAD', '--no-codegen-check'])).to.deep.equal({
+      code: 0,
+      err: '',
+      out:
+        `OpenAPI diff ${git('rev-parse', 'HEAD').slice(0, 12)}:generated/openapi.json -> generated/openapi.json: no changes\n` +
+        'api:check: passed (compared with --base HEAD): no breaking change.',
+    });
     expect(check(['--root', repo, '--base', 'HEAD~1', '--no-codegen-check']).code).to.equal(1);
-    expect(check(['--root', repo, '--base', 'no-such-ref', '--no-codegen-check'])).to.deep.equal({ code: 2, out: '',
-      err: 'api:check: --base no-such-ref is not a commit of this repository.' });
+    expect(check(['--root', repo, '--base', 'no-such-ref', '--no-codegen-check'])).to.deep.equal({
+      code: 2,
+      out: '',
+      err: 'api:check: --base no-such-ref is not a commit of this repository.',
+    });
   });
 });

@@ -27,15 +27,24 @@ describe('openapi:diff against the oasdiff conformance cases', function () {
     const found = outcomes.reduce((total, o) => total + o.familiesFound, 0);
     const exact = outcomes.reduce((total, o) => total + o.exactIds, 0);
     const percent = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
-    console.log(`      oasdiff conformance: verdict agrees on ${agree}/${outcomes.length} cases (${percent(agree, outcomes.length)}); ` +
-      `expected rule family found for ${found}/${expected} findings (${percent(found, expected)}), exact rule id for ${exact}/${expected} (${percent(exact, expected)})`);
+    console.log(
+      `      oasdiff conformance: verdict agrees on ${agree}/${outcomes.length} cases (${percent(agree, outcomes.length)}); ` +
+        `expected rule family found for ${found}/${expected} findings (${percent(found, expected)}), exact rule id for ${exact}/${expected} (${percent(exact, expected)})`,
+    );
     for (const o of outcomes.filter((x) => !x.verdictAgrees)) {
-      console.log(`      disagrees: ${o.id} (oasdiff ${o.expectedBreaking ? 'breaking' : 'not breaking'}, ours ${o.ourBreaking ? 'breaking' : 'not breaking'}): ${DELIBERATE[o.id] ?? 'not deliberate'}`);
+      console.log(
+        `      disagrees: ${o.id} (oasdiff ${o.expectedBreaking ? 'breaking' : 'not breaking'}, ours ${o.ourBreaking ? 'breaking' : 'not breaking'}): ${DELIBERATE[o.id] ?? 'not deliberate'}`,
+      );
     }
     expect(agree / outcomes.length).to.be.at.least(0.95);
   });
 
   it('disagrees on the verdict only where the policy deliberately differs', () => {
-    expect(outcomes.filter((o) => !o.verdictAgrees).map((o) => o.id).sort()).to.deep.equal(Object.keys(DELIBERATE).sort());
+    expect(
+      outcomes
+        .filter((o) => !o.verdictAgrees)
+        .map((o) => o.id)
+        .sort(),
+    ).to.deep.equal(Object.keys(DELIBERATE).sort());
   });
 });

@@ -64,13 +64,20 @@ export function runCase(c: Case): Outcome {
   const revision = loadSpec(c.revision, conformanceFolder);
   const changes = diffSpecs(base, revision, { now: NOW });
   const families = new Set(c.expect.map((item) => family(item.rule)));
-  const considered = changes.filter((change) => levelRank(change.level) >= levelRank(c.minLevel) &&
-    (c.checks === 'all' || families.size === 0 || families.has(family(change.id))));
+  const considered = changes.filter(
+    (change) => levelRank(change.level) >= levelRank(c.minLevel) && (c.checks === 'all' || families.size === 0 || families.has(family(change.id))),
+  );
   const ourBreaking = considered.some((change) => change.level === 'ERR');
   const found = c.expect.filter((item) => changes.some((change) => family(change.id) === family(item.rule))).length;
   const exact = c.expect.filter((item) => changes.some((change) => change.id === item.rule)).length;
   return {
-    id: c.id, expectedBreaking: c.breaking, ourBreaking, verdictAgrees: ourBreaking === c.breaking,
-    familiesFound: found, familiesExpected: c.expect.length, exactIds: exact, changes,
+    id: c.id,
+    expectedBreaking: c.breaking,
+    ourBreaking,
+    verdictAgrees: ourBreaking === c.breaking,
+    familiesFound: found,
+    familiesExpected: c.expect.length,
+    exactIds: exact,
+    changes,
   };
 }

@@ -7,8 +7,7 @@ import { pairs, place, schemaPairs, type Expected, type Location } from './pairs
 const now = new Date('2026-06-01T00:00:00Z');
 
 function findings(base: Record<string, unknown>, revision: Record<string, unknown>): Expected[] {
-  return diffSpecs(specFromObject(base, 'base'), specFromObject(revision, 'revision'), { now })
-    .map((change): Expected => [change.id, change.level]);
+  return diffSpecs(specFromObject(base, 'base'), specFromObject(revision, 'revision'), { now }).map((change): Expected => [change.id, change.level]);
 }
 
 const sort = (list: Expected[]) => [...list].sort((a, b) => a.join(' ').localeCompare(b.join(' ')));

@@ -16,7 +16,7 @@ function run(argv: string[], cwd = process.cwd()): { code: number; out: string; 
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-describe('openapi:diff on the project\'s own generated/openapi.json', () => {
+describe("openapi:diff on the project's own generated/openapi.json", () => {
   const project = JSON.parse(readFileSync('generated/openapi.json', 'utf8')) as Json;
   let folder: string;
 
@@ -31,7 +31,10 @@ describe('openapi:diff on the project\'s own generated/openapi.json', () => {
   it('reports nothing against itself and exits 0', () => {
     expect(diffSpecs(loadSpec('generated/openapi.json'), loadSpec('generated/openapi.json'))).to.deep.equal([]);
     expect(run(['generated/openapi.json', 'generated/openapi.json'])).to.deep.equal({
-      code: 0, out: 'OpenAPI diff generated/openapi.json -> generated/openapi.json: no changes', err: '' });
+      code: 0,
+      out: 'OpenAPI diff generated/openapi.json -> generated/openapi.json: no changes',
+      err: '',
+    });
   });
 
   it('reports a removed tool argument as exactly one ERR, and exits 1', () => {
@@ -50,13 +53,15 @@ describe('openapi:diff on the project\'s own generated/openapi.json', () => {
     const file = join(folder, 'removed-argument.json');
     writeFileSync(file, JSON.stringify(copy));
     const changes = diffSpecs(loadSpec('generated/openapi.json'), loadSpec(file));
-    expect(changes).to.deep.equal([{
-      id: 'request-property-removed-from-closed-schema',
-      level: 'ERR',
-      operation: `POST ${template}`,
-      path: `$.paths['${template}'].post.requestBody.content['application/json'].schema.properties.${argument}`,
-      message: `property ${argument} removed (the schema rejects unknown properties)`,
-    }]);
+    expect(changes).to.deep.equal([
+      {
+        id: 'request-property-removed-from-closed-schema',
+        level: 'ERR',
+        operation: `POST ${template}`,
+        path: `$.paths['${template}'].post.requestBody.content['application/json'].schema.properties.${argument}`,
+        message: `property ${argument} removed (the schema rejects unknown properties)`,
+      },
+    ]);
     expect(run(['generated/openapi.json', file]).code).to.equal(1);
   });
 
@@ -66,8 +71,7 @@ describe('openapi:diff on the project\'s own generated/openapi.json', () => {
     delete record.properties.license;
     record.required = record.required.filter((name: string) => name !== 'license');
     const changes = diffSpecs(specFromObject(project), specFromObject(copy));
-    expect(changes.map((c) => [c.id, c.level, c.operation])).to.deep.equal([
-      ['response-required-property-removed', 'ERR', 'POST /api/v1/check_retractions']]);
+    expect(changes.map((c) => [c.id, c.level, c.operation])).to.deep.equal([['response-required-property-removed', 'ERR', 'POST /api/v1/check_retractions']]);
   });
 
   it('accepts a git blob <ref>:<path> as a side', () => {
@@ -81,10 +85,21 @@ describe('openapi:diff on the project\'s own generated/openapi.json', () => {
 
 describe('openapi:diff command line', () => {
   let folder: string;
-  const base = { openapi: '3.0.3', info: { title: 'hand-made', version: '1' }, paths: { '/pets': { get: {
-    parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 100 } }],
-    responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } } },
-  components: { schemas: { Pet: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, parent: { $ref: '#/components/schemas/Pet' } } } } } };
+  const base = {
+    openapi: '3.0.3',
+    info: { title: 'hand-made', version: '1' },
+    paths: {
+      '/pets': {
+        get: {
+          parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 100 } }],
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: { Pet: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, parent: { $ref: '#/components/schemas/Pet' } } } },
+    },
+  };
   const revision = structuredClone(base) as Json;
 
   before(() => {
@@ -103,18 +118,22 @@ describe('openapi:diff command line', () => {
 
   it('follows a cyclic $ref (Pet.parent is a Pet) one level and stops, printing text by default', () => {
     const result = run(['base.json', 'revision.yaml'], folder);
-    expect(result).to.deep.equal({ code: 1, err: '', out: [
-      'OpenAPI diff base.json -> revision.yaml: 3 changes: 1 ERR, 0 WARN, 2 INFO',
-      'ERR  request-parameter-max-decreased  GET /pets',
-      '     maximum 100 -> 50',
-      "     at $.paths['/pets'].get.parameters[query=limit].schema.maximum",
-      'INFO response-optional-property-added  GET /pets',
-      '     optional property name added',
-      "     at $.paths['/pets'].get.responses['200'].content['application/json'].schema.properties.parent.properties.name",
-      'INFO response-optional-property-added  GET /pets',
-      '     optional property name added',
-      "     at $.paths['/pets'].get.responses['200'].content['application/json'].schema.properties.name",
-    ].join('\n') });
+    expect(result).to.deep.equal({
+      code: 1,
+      err: '',
+      out: [
+        'OpenAPI diff base.json -> revision.yaml: 3 changes: 1 ERR, 0 WARN, 2 INFO',
+        'ERR  request-parameter-max-decreased  GET /pets',
+        '     maximum 100 -> 50',
+        "     at $.paths['/pets'].get.parameters[query=limit].schema.maximum",
+        'INFO response-optional-property-added  GET /pets',
+        '     optional property name added',
+        "     at $.paths['/pets'].get.responses['200'].content['application/json'].schema.properties.parent.properties.name",
+        'INFO response-optional-property-added  GET /pets',
+        '     optional property name added',
+        "     at $.paths['/pets'].get.responses['200'].content['application/json'].schema.properties.name",
+      ].join('\n'),
+    });
   });
 
   it('--fail-on WARN fails on WARN; --fail-on ERR passes with only INFO and WARN', () => {
@@ -144,8 +163,13 @@ describe('openapi:diff command line', () => {
     const result = run(['base.json', 'revision.yaml', '--format', 'json'], folder);
     const report = JSON.parse(result.out);
     expect(report.summary).to.deep.equal({ ERR: 1, WARN: 0, INFO: 2 });
-    expect(report.changes[0]).to.deep.equal({ id: 'request-parameter-max-decreased', level: 'ERR', operation: 'GET /pets',
-      path: "$.paths['/pets'].get.parameters[query=limit].schema.maximum", message: 'maximum 100 -> 50' });
+    expect(report.changes[0]).to.deep.equal({
+      id: 'request-parameter-max-decreased',
+      level: 'ERR',
+      operation: 'GET /pets',
+      path: "$.paths['/pets'].get.parameters[query=limit].schema.maximum",
+      message: 'maximum 100 -> 50',
+    });
   });
 
   it('prints GitHub Actions annotations', () => {
@@ -162,13 +186,19 @@ describe('openapi:diff command line', () => {
     const broken = run(['base.json', 'broken.yaml'], folder);
     expect(broken.code).to.equal(2);
     expect(broken.err).to.match(/^openapi:diff: broken\.yaml does not parse as JSON or YAML: /);
-    expect(run(['not-openapi.json', 'base.json'], folder)).to.deep.equal({ code: 2, out: '',
-      err: 'openapi:diff: not-openapi.json is not an OpenAPI 3.0 or 3.1 document (openapi: null)' });
+    expect(run(['not-openapi.json', 'base.json'], folder)).to.deep.equal({
+      code: 2,
+      out: '',
+      err: 'openapi:diff: not-openapi.json is not an OpenAPI 3.0 or 3.1 document (openapi: null)',
+    });
     const missing = run(['HEAD:no/such/file.json', 'generated/openapi.json']);
     expect(missing.code).to.equal(2);
     expect(missing.err).to.match(/^openapi:diff: cannot read HEAD:no\/such\/file\.json from git: fatal: /);
-    expect(run(['nothing-here.json', 'base.json'], folder)).to.deep.equal({ code: 2, out: '',
-      err: 'openapi:diff: nothing-here.json: no such file (for a git object write <ref>:<path>, for example HEAD~1:generated/openapi.json)' });
+    expect(run(['nothing-here.json', 'base.json'], folder)).to.deep.equal({
+      code: 2,
+      out: '',
+      err: 'openapi:diff: nothing-here.json: no such file (for a git object write <ref>:<path>, for example HEAD~1:generated/openapi.json)',
+    });
   });
 
   it('exits 2 on a wrong option', () => {
@@ -180,8 +210,20 @@ describe('openapi:diff command line', () => {
     const dir = join(folder, 'split');
     rmSync(dir, { recursive: true, force: true });
     const write = (name: string, text: string) => writeFileSync(join(folder, name), text);
-    const root = (schemaFile: string) => JSON.stringify({ openapi: '3.1.0', info: { title: 'split', version: '1' }, paths: { '/a': { get: { responses: {
-      '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `./${schemaFile}#/Thing` } } } } } } } } });
+    const root = (schemaFile: string) =>
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'split', version: '1' },
+        paths: {
+          '/a': {
+            get: {
+              responses: {
+                '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `./${schemaFile}#/Thing` } } } },
+              },
+            },
+          },
+        },
+      });
     write('thing-1.json', JSON.stringify({ Thing: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } }));
     write('thing-2.json', JSON.stringify({ Thing: { type: 'object', properties: { id: { type: 'string' } } } }));
     write('split-1.json', root('thing-1.json'));

@@ -35,15 +35,31 @@ describeInBrowser('the account settings page in headless Chromium (loopback only
       this.timeout(90_000);
       const caller = await newCaller(engine.db, 42);
       const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000);
-      for (const [tool, credits, daysAgo] of [['search_papers', 1, 0], ['verify_references', 2, 0], ['search_papers', 1, 5], ['lookup_gene_protein', 1, 12]] as const) {
-        await recordCall(engine.db, { callId: `call_${tool}_${daysAgo}_${Math.random().toString(36).slice(2)}`, accountId: caller.accountId, keyId: caller.keyId, tool, status: 'ok', credits, durationMs: 9, at: day(daysAgo) });
+      for (const [tool, credits, daysAgo] of [
+        ['search_papers', 1, 0],
+        ['verify_references', 2, 0],
+        ['search_papers', 1, 5],
+        ['lookup_gene_protein', 1, 12],
+      ] as const) {
+        await recordCall(engine.db, {
+          callId: `call_${tool}_${daysAgo}_${Math.random().toString(36).slice(2)}`,
+          accountId: caller.accountId,
+          keyId: caller.keyId,
+          tool,
+          status: 'ok',
+          credits,
+          durationMs: 9,
+          at: day(daysAgo),
+        });
       }
       const context = await browser.newContext({ viewport: { width: 1100, height: 1400 } });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
-      page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
 
       await page.goto(`${server.baseUrl}/account`);
       await page.getByLabel('API key', { exact: true }).fill(caller.key);
@@ -52,8 +68,12 @@ describeInBrowser('the account settings page in headless Chromium (loopback only
       expect(await page.locator('#balance').textContent()).to.equal('42');
       expect(await page.getByLabel('API key', { exact: true }).inputValue()).to.equal('');
       const cookies = await context.cookies();
-      expect(cookies.map((cookie) => [cookie.name, cookie.httpOnly, cookie.sameSite, cookie.path])).to.deep.equal([['rt_account_session', true, 'Strict', '/account']]);
-      expect(JSON.stringify(await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })))).to.not.include(caller.key);
+      expect(cookies.map((cookie) => [cookie.name, cookie.httpOnly, cookie.sameSite, cookie.path])).to.deep.equal([
+        ['rt_account_session', true, 'Strict', '/account'],
+      ]);
+      expect(
+        JSON.stringify(await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }))),
+      ).to.not.include(caller.key);
 
       // The chart: one bar per day and tool with credits, and the numbers per tool.
       expect(await page.locator('#chart svg rect[data-tool]').count()).to.equal(4);
@@ -70,7 +90,10 @@ describeInBrowser('the account settings page in headless Chromium (loopback only
       expect((await call(server.baseUrl, '/api/v1/account', { key: secret })).status).to.equal(200);
       await page.getByRole('button', { name: 'Copy' }).click();
       // The copy is asynchronous: wait for the page to say how it went (copied, or select it yourself where the clipboard is refused).
-      await page.locator('#status').filter({ hasText: /^(Key copied to the clipboard\.|Select and copy the key with your keyboard \(Ctrl\+C or ⌘C\)\.)$/ }).waitFor();
+      await page
+        .locator('#status')
+        .filter({ hasText: /^(Key copied to the clipboard\.|Select and copy the key with your keyboard \(Ctrl\+C or ⌘C\)\.)$/ })
+        .waitFor();
       await page.getByRole('button', { name: 'Done' }).click();
       expect([await page.locator('#new-key').isHidden(), await page.locator('#new-key-value').inputValue()]).to.deep.equal([true, '']);
       expect(await page.content()).to.not.include(secret);

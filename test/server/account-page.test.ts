@@ -43,7 +43,9 @@ describeOnEachEngine('the account settings page: sessions and CSRF', (engine) =>
   it('serves the page with its own script and style only, under a strict policy', async () => {
     const answer = await page('GET', '/account');
     expect([answer.status, answer.headers.get('content-type'), answer.headers.get('content-security-policy')]).to.deep.equal([
-      200, 'text/html; charset=utf-8', ACCOUNT_CONTENT_SECURITY_POLICY,
+      200,
+      'text/html; charset=utf-8',
+      ACCOUNT_CONTENT_SECURITY_POLICY,
     ]);
     const references = [...String(answer.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]).filter((reference) => reference !== 'data:,');
     expect(references).to.deep.equal(['/account/account.css', '/account/account.js']);
@@ -66,13 +68,17 @@ describeOnEachEngine('the account settings page: sessions and CSRF', (engine) =>
     expect(overview.headers.get('cache-control')).to.equal('no-store');
   });
 
-  it('refuses a change without the session\'s CSRF token (403), and makes it with the token', async () => {
+  it("refuses a change without the session's CSRF token (403), and makes it with the token", async () => {
     const caller = await newCaller(engine.db, 7);
     const session = await signIn(caller.key);
     const without = await page('POST', '/account/api/keys', { cookie: session.cookie, body: { name: 'x' } });
     const wrong = await page('PUT', '/account/api/packs/astro', { cookie: session.cookie, csrf: 'A'.repeat(43), body: { enabled: false } });
     const deleteWithout = await page('DELETE', `/account/api/keys/${caller.keyId}`, { cookie: session.cookie });
-    expect([without, wrong, deleteWithout].map((answer) => [answer.status, answer.body.error.code])).to.deep.equal([[403, 'forbidden'], [403, 'forbidden'], [403, 'forbidden']]);
+    expect([without, wrong, deleteWithout].map((answer) => [answer.status, answer.body.error.code])).to.deep.equal([
+      [403, 'forbidden'],
+      [403, 'forbidden'],
+      [403, 'forbidden'],
+    ]);
     expect(without.body.error.message).to.equal("X-CSRF-Token: missing or not this session's token; reload the page");
     expect((await listKeys(engine.db, caller.accountId)).length).to.equal(1);
     expect((await packSettings(engine.db, caller.accountId)).astro).to.equal(true);
@@ -87,16 +93,36 @@ describeOnEachEngine('the account settings page: sessions and CSRF', (engine) =>
     const caller = await newCaller(engine.db, 7);
     const session = await signIn(caller.key);
     const foreign = await fetch(`${server.baseUrl}/account/api/session`, {
-      method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json', 'x-forwarded-for': documentationAddress() }, body: JSON.stringify({ key: caller.key }),
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json', 'x-forwarded-for': documentationAddress() },
+      body: JSON.stringify({ key: caller.key }),
     });
     const formPost = await fetch(`${server.baseUrl}/account/api/keys`, {
-      method: 'POST', headers: { cookie: `${SESSION_COOKIE}=${session.cookie}`, [CSRF_HEADER]: session.csrf, 'content-type': 'text/plain', 'x-forwarded-for': documentationAddress() }, body: '{"name":"x"}',
+      method: 'POST',
+      headers: {
+        cookie: `${SESSION_COOKIE}=${session.cookie}`,
+        [CSRF_HEADER]: session.csrf,
+        'content-type': 'text/plain',
+        'x-forwarded-for': documentationAddress(),
+      },
+      body: '{"name":"x"}',
     });
     expect([foreign.status, (await foreign.json()).error.message, formPost.status, (await formPost.json()).error.message]).to.deep.equal([
-      403, 'Origin: https://evil.example may not change this account\'s settings', 400, 'Content-Type: must be application/json',
+      403,
+      "Origin: https://evil.example may not change this account's settings",
+      400,
+      'Content-Type: must be application/json',
     ]);
     const ownOrigin = await fetch(`${server.baseUrl}/account/api/keys`, {
-      method: 'POST', headers: { origin: server.baseUrl, cookie: `${SESSION_COOKIE}=${session.cookie}`, [CSRF_HEADER]: session.csrf, 'content-type': 'application/json', 'x-forwarded-for': documentationAddress() }, body: '{"name":"x"}',
+      method: 'POST',
+      headers: {
+        origin: server.baseUrl,
+        cookie: `${SESSION_COOKIE}=${session.cookie}`,
+        [CSRF_HEADER]: session.csrf,
+        'content-type': 'application/json',
+        'x-forwarded-for': documentationAddress(),
+      },
+      body: '{"name":"x"}',
     });
     expect(ownOrigin.status).to.equal(200);
     expect((await listKeys(engine.db, caller.accountId)).map((key) => key.name)).to.deep.equal(['test', 'x']);
@@ -119,7 +145,10 @@ describeOnEachEngine('the account settings page: sessions and CSRF', (engine) =>
     const session = await signIn(caller.key);
     expect((await page('GET', '/account/api/session', { cookie: session.cookie })).body).to.deep.include({ signed_in: true, csrf_token: session.csrf });
     // Time passes: the session's end is now behind us.
-    await engine.db('account_sessions').where({ account_id: caller.accountId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await engine
+      .db('account_sessions')
+      .where({ account_id: caller.accountId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const expired = await page('GET', '/account/api/overview', { cookie: session.cookie });
     expect([expired.status, expired.body.error.message]).to.deep.equal([401, 'not signed in, or the session ended: sign in with an API key']);
     expect((await page('GET', '/account/api/overview')).status).to.equal(401);
@@ -136,7 +165,10 @@ describeOnEachEngine('the account settings page: sessions and CSRF', (engine) =>
     const other = await newCaller(engine.db, 7);
     const second = await signIn(other.key);
     const signedOut = await page('DELETE', '/account/api/session', { cookie: second.cookie, csrf: second.csrf });
-    expect([signedOut.status, signedOut.headers.get('set-cookie')]).to.deep.equal([200, `${SESSION_COOKIE}=; Max-Age=0; Path=/account; HttpOnly; Secure; SameSite=Strict`]);
+    expect([signedOut.status, signedOut.headers.get('set-cookie')]).to.deep.equal([
+      200,
+      `${SESSION_COOKIE}=; Max-Age=0; Path=/account; HttpOnly; Secure; SameSite=Strict`,
+    ]);
     expect((await page('GET', '/account/api/overview', { cookie: second.cookie })).status).to.equal(401);
   });
 });

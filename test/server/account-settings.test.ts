@@ -27,7 +27,7 @@ async function everyStoredValue(db: Knex): Promise<string> {
   return JSON.stringify(rows);
 }
 
-describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
+describeOnEachEngine("the account owner's settings over REST", (engine) => {
   let server: TestServer;
   let other: ServerProcess;
   before(async function () {
@@ -60,7 +60,12 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
     const caller = await newCaller(engine.db, 5);
     const created = await as(caller.key, 'POST', '/keys', { name: 'laptop' });
     expect(created.status).to.equal(201);
-    expect(created.body).to.include({ name: 'laptop', in_use: false, last_used_at: null, message: 'Copy this key now: it is shown only in this answer and cannot be read again.' });
+    expect(created.body).to.include({
+      name: 'laptop',
+      in_use: false,
+      last_used_at: null,
+      message: 'Copy this key now: it is shown only in this answer and cannot be read again.',
+    });
     const secret: string = created.body.key;
     expect(secret).to.match(/^sm_[0-9A-Za-z]{40}$/);
     expect(created.body.prefix).to.equal(secret.slice(0, 7));
@@ -90,12 +95,21 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
     const spare = (await as(caller.key, 'POST', '/keys', { name: 'spare' })).body;
     expect((await call(other.baseUrl, '/api/v1/account', { key: spare.key })).status).to.equal(200);
     const deleted = await as(caller.key, 'DELETE', `/keys/${spare.id}`);
-    expect([deleted.status, deleted.body]).to.deep.equal([200, {
-      id: spare.id, deleted: true, was_in_use: false, message: 'Deleted: the key is refused from now on (on every server within a second).',
-    }]);
+    expect([deleted.status, deleted.body]).to.deep.equal([
+      200,
+      {
+        id: spare.id,
+        deleted: true,
+        was_in_use: false,
+        message: 'Deleted: the key is refused from now on (on every server within a second).',
+      },
+    ]);
     // At once on the process that deleted it; on the other once its key cache lets go (KEY_CACHE_MS).
     const here = await call(server.baseUrl, '/api/v1/account', { key: spare.key });
-    const there = await eventually(() => call(other.baseUrl, '/api/v1/account', { key: spare.key }), (reply) => reply.status !== 200);
+    const there = await eventually(
+      () => call(other.baseUrl, '/api/v1/account', { key: spare.key }),
+      (reply) => reply.status !== 200,
+    );
     expect([here.status, there.status, there.body.error.code]).to.deep.equal([401, 401, 'unauthorized']);
     expect((await as(caller.key, 'GET', '/keys')).body.keys.map((key: { id: string }) => key.id)).to.deep.equal([caller.keyId]);
   });
@@ -104,16 +118,21 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
     const caller = await newCaller(engine.db, 5);
     const deleted = await as(caller.key, 'DELETE', `/keys/${caller.keyId}`);
     expect([deleted.status, deleted.body.was_in_use, deleted.body.message]).to.deep.equal([
-      200, true, 'Deleted the key this request was made with: it is refused from now on (on every server within a second). Use another key.',
+      200,
+      true,
+      'Deleted the key this request was made with: it is refused from now on (on every server within a second). Use another key.',
     ]);
     expect((await as(caller.key, 'GET', '/keys')).status).to.equal(401);
   });
 
-  it('cannot touch another account\'s key: 404, and the key still works', async () => {
+  it("cannot touch another account's key: 404, and the key still works", async () => {
     const owner = await newCaller(engine.db, 5);
     const stranger = await newCaller(engine.db, 5);
     const answers = [await as(stranger.key, 'DELETE', `/keys/${owner.keyId}`), await as(stranger.key, 'PATCH', `/keys/${owner.keyId}`, { name: 'mine now' })];
-    expect(answers.map((answer) => [answer.status, answer.body.error.code])).to.deep.equal([[404, 'not_found'], [404, 'not_found']]);
+    expect(answers.map((answer) => [answer.status, answer.body.error.code])).to.deep.equal([
+      [404, 'not_found'],
+      [404, 'not_found'],
+    ]);
     expect(answers[0]!.body.error.message).to.equal(`key_id: no key "${owner.keyId}" in this account`);
     expect((await as(owner.key, 'GET', '/keys')).body.keys[0].name).to.equal('test');
   });
@@ -123,7 +142,10 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
     const off = await as(caller.key, 'PUT', '/packs/astro', { enabled: false });
     expect([off.status, off.body.packs]).to.deep.equal([200, { general: true, life: true, chem: true, earth: true, astro: false, humanities: true }]);
     const refused = await call(server.baseUrl, '/api/v1/search_exoplanets', { key: caller.key, body: {} });
-    const refusedThere = await eventually(() => call(other.baseUrl, '/api/v1/search_exoplanets', { key: caller.key, body: {} }), (reply) => reply.status !== 200);
+    const refusedThere = await eventually(
+      () => call(other.baseUrl, '/api/v1/search_exoplanets', { key: caller.key, body: {} }),
+      (reply) => reply.status !== 200,
+    );
     expect([refused.status, refused.body.error.code, refusedThere.status]).to.deep.equal([403, 'pack_disabled', 403]);
     const on = await as(caller.key, 'PUT', '/packs/astro', { enabled: true });
     expect(on.body.packs.astro).to.equal(true);
@@ -133,9 +155,19 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
 
   it('usage: calls and credits per day and per tool over a period, with the recent calls', async () => {
     const caller = await newCaller(engine.db, 20);
-    for (const query of ['a', 'b', 'c']) expect((await call(server.baseUrl, '/api/v1/search_papers', { key: caller.key, body: { query } })).status).to.equal(200);
+    for (const query of ['a', 'b', 'c'])
+      expect((await call(server.baseUrl, '/api/v1/search_papers', { key: caller.key, body: { query } })).status).to.equal(200);
     expect((await call(server.baseUrl, '/api/v1/lookup_integer_sequence', { key: caller.key, body: { query: '1,2,3' } })).status).to.equal(502);
-    await recordCall(engine.db, { callId: `call_past_${Date.now()}`, accountId: caller.accountId, keyId: caller.keyId, tool: 'search_exoplanets', status: 'ok', credits: 1, durationMs: 5, at: new Date(Date.now() - 3 * 86_400_000) });
+    await recordCall(engine.db, {
+      callId: `call_past_${Date.now()}`,
+      accountId: caller.accountId,
+      keyId: caller.keyId,
+      tool: 'search_exoplanets',
+      status: 'ok',
+      credits: 1,
+      durationMs: 5,
+      at: new Date(Date.now() - 3 * 86_400_000),
+    });
 
     const answer = await as(caller.key, 'GET', '/usage');
     expect(answer.status).to.equal(200);
@@ -156,7 +188,11 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
       { date: today(), tool: 'search_papers', calls: 3, credits: 3 },
     ]);
     expect(answer.body.recent_calls.map((entry: { tool: string; credits: number }) => [entry.tool, entry.credits])).to.deep.equal([
-      ['lookup_integer_sequence', 0], ['search_papers', 1], ['search_papers', 1], ['search_papers', 1], ['search_exoplanets', 1],
+      ['lookup_integer_sequence', 0],
+      ['search_papers', 1],
+      ['search_papers', 1],
+      ['search_papers', 1],
+      ['search_exoplanets', 1],
     ]);
 
     const lastTwoDays = await as(caller.key, 'GET', `/usage?from=${daysAgo(1)}&to=${today()}`);
@@ -173,7 +209,9 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
 
     const answer = await as(caller.key, 'GET', '/changes');
     expect(answer.status).to.equal(200);
-    expect(answer.body.changes.map((change: Record<string, unknown>) => [change.action, change.subject, change.detail, change.actor, change.actor_key_id])).to.deep.equal([
+    expect(
+      answer.body.changes.map((change: Record<string, unknown>) => [change.action, change.subject, change.detail, change.actor, change.actor_key_id]),
+    ).to.deep.equal([
       ['pack_enabled', 'chem', null, 'operator', null],
       ['key_deleted', created.id, null, 'owner', caller.keyId],
       ['pack_disabled', 'chem', null, 'owner', caller.keyId],
@@ -206,7 +244,10 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
       [400, 'from: the period is at most 366 days'],
     ]);
     const unknownPack = await as(caller.key, 'PUT', '/packs/oceans', { enabled: false });
-    expect([unknownPack.status, unknownPack.body.error.message]).to.deep.equal([404, 'pack: no pack "oceans"; the packs are general, life, chem, earth, astro, humanities']);
+    expect([unknownPack.status, unknownPack.body.error.message]).to.deep.equal([
+      404,
+      'pack: no pack "oceans"; the packs are general, life, chem, earth, astro, humanities',
+    ]);
     const wrongMethod = await as(caller.key, 'POST', '/usage', {});
     expect([wrongMethod.status, wrongMethod.headers.get('allow')]).to.deep.equal([405, 'GET']);
     expect((await as(caller.key, 'GET', '/keys')).body.keys).to.have.length(1);
@@ -237,7 +278,9 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
       ['Error', (await as(caller.key, 'POST', '/keys', { name: 7 })).body],
     ];
     for (const [schema, body] of answers) expectMatchesSchema(schema, body);
-    const operations = Object.entries(openapi.paths).filter(([path]) => path.startsWith('/api/v1/account/')).flatMap(([, item]) => Object.keys(item));
+    const operations = Object.entries(openapi.paths)
+      .filter(([path]) => path.startsWith('/api/v1/account/'))
+      .flatMap(([, item]) => Object.keys(item));
     expect(operations).to.deep.equal(['get', 'post', 'patch', 'delete', 'put', 'get', 'get']);
   });
 
@@ -251,4 +294,3 @@ describeOnEachEngine('the account owner\'s settings over REST', (engine) => {
     expect([toolCall.status, toolCall.headers.get('ratelimit-remaining')]).to.deep.equal([200, '59']);
   });
 });
-

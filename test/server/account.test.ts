@@ -39,7 +39,7 @@ describeOnEachEngine('GET /api/v1/account and X-Credits-Remaining', (engine) => 
     expect(answer.headers.get('x-credits-remaining')).to.equal('9');
   });
 
-  it('is free and not counted by the key\'s rate limit of tool calls', async function () {
+  it("is free and not counted by the key's rate limit of tool calls", async function () {
     this.timeout(30_000);
     const caller = await newCaller(engine.db, 3);
     for (let index = 0; index < 61; index += 1) expect((await call(server.baseUrl, '/api/v1/account', { key: caller.key })).status).to.equal(200);
@@ -60,7 +60,11 @@ describeOnEachEngine('GET /api/v1/account and X-Credits-Remaining', (engine) => 
       await post('search_papers', caller.key, {}),
       await post('search_papers', caller.key, { query: 'no credits left' }),
     ];
-    expect(answers.map((answer) => [answer.status, answer.headers.get('x-credits-remaining')])).to.deep.equal([[200, '0'], [400, '0'], [402, '0']]);
+    expect(answers.map((answer) => [answer.status, answer.headers.get('x-credits-remaining')])).to.deep.equal([
+      [200, '0'],
+      [400, '0'],
+      [402, '0'],
+    ]);
     const richer = await newCaller(engine.db, 4);
     const failed = await post('lookup_integer_sequence', richer.key, { query: '1,2,3' });
     expect([failed.status, failed.headers.get('x-credits-remaining'), await getBalance(engine.db, richer.accountId)]).to.deep.equal([502, '4', 4]);

@@ -22,7 +22,10 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       expect(answer.status).to.equal(200);
       expect(answer.body.tools).to.have.length(Object.keys(tools).length);
       expect(answer.body.tools.find((tool: { name: string }) => tool.name === 'verify_references')).to.deep.include({
-        name: 'verify_references', pack: 'general', credits: 2, path: '/api/v1/verify_references',
+        name: 'verify_references',
+        pack: 'general',
+        credits: 2,
+        path: '/api/v1/verify_references',
       });
     });
     it('GET /api/v1/<tool> describes the tool with exactly the fields of part 2.1', async () => {
@@ -39,7 +42,10 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
     });
     it('GET of an unknown tool is 404 unknown_tool', async () => {
       const answer = await call(server.baseUrl, '/api/v1/make_coffee');
-      expect([answer.status, answer.body]).to.deep.equal([404, { error: { code: 'unknown_tool', message: 'no tool is named "make_coffee"; GET /api/v1 lists them' } }]);
+      expect([answer.status, answer.body]).to.deep.equal([
+        404,
+        { error: { code: 'unknown_tool', message: 'no tool is named "make_coffee"; GET /api/v1 lists them' } },
+      ]);
     });
     it('healthz and readyz answer', async () => {
       expect((await call(server.baseUrl, '/healthz')).body).to.deep.equal({ status: 'ok' });
@@ -48,7 +54,7 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
   });
 
   describe('a successful call', () => {
-    it('is charged the tool\'s credits once and carries credits_used and call_id', async () => {
+    it("is charged the tool's credits once and carries credits_used and call_id", async () => {
       const caller = await newCaller(engine.db, 10);
       const answer = await post('search_papers', { key: caller.key, body: { query: 'open access' } });
       expect(answer.status).to.equal(200);
@@ -86,30 +92,47 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
   describe('errors of part 7, each with its exact shape and nothing charged', () => {
     it('404 unknown_tool comes before the key check', async () => {
       const answer = await post('make_coffee', { body: {} });
-      expect([answer.status, answer.body]).to.deep.equal([404, { error: { code: 'unknown_tool', message: 'no tool is named "make_coffee"; GET /api/v1 lists them' } }]);
+      expect([answer.status, answer.body]).to.deep.equal([
+        404,
+        { error: { code: 'unknown_tool', message: 'no tool is named "make_coffee"; GET /api/v1 lists them' } },
+      ]);
     });
     it('401 unauthorized when the key is missing', async () => {
       const answer = await post('search_papers', { body: { query: 'a' } });
-      expect([answer.status, answer.body]).to.deep.equal([401, { error: { code: 'unauthorized', message: 'API key missing: send `Authorization: Bearer <key>` or `x-api-key: <key>`' } }]);
+      expect([answer.status, answer.body]).to.deep.equal([
+        401,
+        { error: { code: 'unauthorized', message: 'API key missing: send `Authorization: Bearer <key>` or `x-api-key: <key>`' } },
+      ]);
     });
     it('401 unauthorized when the key is not valid, or was deleted', async () => {
       const caller = await newCaller(engine.db, 5);
-      expect((await post('search_papers', { key: `${caller.key}x`, body: { query: 'a' } })).body).to.deep.equal({ error: { code: 'unauthorized', message: 'API key not valid' } });
+      expect((await post('search_papers', { key: `${caller.key}x`, body: { query: 'a' } })).body).to.deep.equal({
+        error: { code: 'unauthorized', message: 'API key not valid' },
+      });
       expect((await post('search_papers', { key: caller.key, body: { query: 'a' } })).status).to.equal(200);
       // Deleted elsewhere (the admin CLI, another process): refused once this process's key cache lets go of it.
       await deleteKey(engine.db, caller.keyId);
-      await eventually(() => call(server.baseUrl, '/api/v1/account', { key: caller.key }), (reply) => reply.status !== 200);
+      await eventually(
+        () => call(server.baseUrl, '/api/v1/account', { key: caller.key }),
+        (reply) => reply.status !== 200,
+      );
       const answer = await post('search_papers', { key: caller.key, body: { query: 'a' } });
       expect([answer.status, answer.body.error.code]).to.deep.equal([401, 'unauthorized']);
       expect(await getBalance(engine.db, caller.accountId)).to.equal(4);
     });
-    it('403 pack_disabled when the tool\'s pack is off, and the call works again once it is on', async () => {
+    it("403 pack_disabled when the tool's pack is off, and the call works again once it is on", async () => {
       const caller = await newCaller(engine.db, 5);
       await setPackEnabled(engine.db, caller.accountId, 'general', false);
       const answer = await post('search_papers', { key: caller.key, body: { query: 'a' } });
-      expect([answer.status, answer.body]).to.deep.equal([403, { error: { code: 'pack_disabled', message: 'the general pack is switched off for this account; switch it on in the capability-packs settings' } }]);
+      expect([answer.status, answer.body]).to.deep.equal([
+        403,
+        { error: { code: 'pack_disabled', message: 'the general pack is switched off for this account; switch it on in the capability-packs settings' } },
+      ]);
       await setPackEnabled(engine.db, caller.accountId, 'general', true);
-      const again = await eventually(() => post('search_papers', { key: caller.key, body: { query: 'a' } }), (reply) => reply.status !== 403);
+      const again = await eventually(
+        () => post('search_papers', { key: caller.key, body: { query: 'a' } }),
+        (reply) => reply.status !== 403,
+      );
       expect(again.status).to.equal(200);
     });
     it('403 comes before 400: a switched-off pack with a bad body is a 403', async () => {
@@ -122,7 +145,11 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       const answer = await post('search_papers', { key: caller.key, body: { limit: 'ten', colour: 'blue' } });
       expect(answer.status).to.equal(400);
       expect(answer.body.error.code).to.equal('invalid_input');
-      expect(answer.body.error.message.split('; ').sort()).to.deep.equal(['colour: unknown argument', 'limit: must be integer', "query: must have required property 'query'"]);
+      expect(answer.body.error.message.split('; ').sort()).to.deep.equal([
+        'colour: unknown argument',
+        'limit: must be integer',
+        "query: must have required property 'query'",
+      ]);
       expect(await getBalance(engine.db, caller.accountId)).to.equal(5);
     });
     it('400 for a bound of part 8 (query_gaia radius over 1 degree)', async () => {
@@ -133,24 +160,40 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
     it('400 for a cross-field rule (latitude without longitude)', async () => {
       const caller = await newCaller(engine.db, 5);
       const answer = await post('search_earthquakes', { key: caller.key, body: { latitude: 35 } });
-      expect(answer.body).to.deep.equal({ error: { code: 'invalid_input', message: 'longitude: required when latitude is given (use latitude, longitude together)' } });
+      expect(answer.body).to.deep.equal({
+        error: { code: 'invalid_input', message: 'longitude: required when latitude is given (use latitude, longitude together)' },
+      });
     });
     it('400 for malformed JSON, a wrong content type, and a body that is not an object', async () => {
       const caller = await newCaller(engine.db, 5);
-      expect((await post('search_papers', { key: caller.key, rawBody: '{"query":' })).body).to.deep.equal({ error: { code: 'invalid_input', message: 'body: not valid JSON' } });
-      expect((await post('search_papers', { key: caller.key, rawBody: 'query=a', contentType: 'text/plain' })).body).to.deep.equal({ error: { code: 'invalid_input', message: 'body: Content-Type must be application/json, got "text/plain"' } });
-      expect((await post('search_papers', { key: caller.key, rawBody: '["a"]' })).body).to.deep.equal({ error: { code: 'invalid_input', message: 'body: must be a JSON object of arguments, got an array' } });
-      expect((await post('search_papers', { key: caller.key, rawBody: '"a"' })).body).to.deep.equal({ error: { code: 'invalid_input', message: 'body: must be a JSON object of arguments, got string' } });
+      expect((await post('search_papers', { key: caller.key, rawBody: '{"query":' })).body).to.deep.equal({
+        error: { code: 'invalid_input', message: 'body: not valid JSON' },
+      });
+      expect((await post('search_papers', { key: caller.key, rawBody: 'query=a', contentType: 'text/plain' })).body).to.deep.equal({
+        error: { code: 'invalid_input', message: 'body: Content-Type must be application/json, got "text/plain"' },
+      });
+      expect((await post('search_papers', { key: caller.key, rawBody: '["a"]' })).body).to.deep.equal({
+        error: { code: 'invalid_input', message: 'body: must be a JSON object of arguments, got an array' },
+      });
+      expect((await post('search_papers', { key: caller.key, rawBody: '"a"' })).body).to.deep.equal({
+        error: { code: 'invalid_input', message: 'body: must be a JSON object of arguments, got string' },
+      });
     });
     it('413 payload_too_large for a body over the limit', async () => {
       const caller = await newCaller(engine.db, 5);
       const answer = await post('search_papers', { key: caller.key, body: { query: 'a'.repeat(MAX_BODY_BYTES) } });
-      expect([answer.status, answer.body]).to.deep.equal([413, { error: { code: 'payload_too_large', message: `body: larger than the limit of ${MAX_BODY_BYTES} bytes` } }]);
+      expect([answer.status, answer.body]).to.deep.equal([
+        413,
+        { error: { code: 'payload_too_large', message: `body: larger than the limit of ${MAX_BODY_BYTES} bytes` } },
+      ]);
     });
-    it('402 insufficient_credits when the balance is below the tool\'s credits, and nothing is taken', async () => {
+    it("402 insufficient_credits when the balance is below the tool's credits, and nothing is taken", async () => {
       const caller = await newCaller(engine.db, 1);
       const answer = await post('verify_references', { key: caller.key, body: { references: 'Smith J. A paper. 2020.' } });
-      expect([answer.status, answer.body]).to.deep.equal([402, { error: { code: 'insufficient_credits', message: 'verify_references costs 2 credits; the account holds 1' } }]);
+      expect([answer.status, answer.body]).to.deep.equal([
+        402,
+        { error: { code: 'insufficient_credits', message: 'verify_references costs 2 credits; the account holds 1' } },
+      ]);
       expect(await getBalance(engine.db, caller.accountId)).to.equal(1);
     });
     it('400 comes before 402: a bad body at balance 0 is a 400', async () => {
@@ -160,7 +203,10 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
     it('502 upstream_error when the tool cannot complete; the balance is unchanged', async () => {
       const caller = await newCaller(engine.db, 3);
       const answer = await post('lookup_integer_sequence', { key: caller.key, body: { query: '1, 1, 2, 3, 5, 8' } });
-      expect([answer.status, answer.body]).to.deep.equal([502, { error: { code: 'upstream_error', message: 'no source answered: oeis did not answer within 15000 ms' } }]);
+      expect([answer.status, answer.body]).to.deep.equal([
+        502,
+        { error: { code: 'upstream_error', message: 'no source answered: oeis did not answer within 15000 ms' } },
+      ]);
       expect(await getBalance(engine.db, caller.accountId)).to.equal(3);
       expect(await ledgerSum(engine.db, caller.accountId)).to.equal(3);
     });
@@ -219,15 +265,18 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       await post('search_papers', { key: caller.key, keyHeader: 'x-api-key', body: { query: caller.key } });
       expect(server.logLines.join('\n')).to.not.contain(caller.key);
       expect(server.logLines.join('\n')).to.not.contain(caller.key.slice(3));
-      const tables: string[] = engine.name === 'mysql'
-        ? (await engine.db.raw('show tables'))[0].map((row: Record<string, string>) => Object.values(row)[0])
-        : (await engine.db.raw("select name from sqlite_master where type = 'table'")).map((row: { name: string }) => row.name);
+      const tables: string[] =
+        engine.name === 'mysql'
+          ? (await engine.db.raw('show tables'))[0].map((row: Record<string, string>) => Object.values(row)[0])
+          : (await engine.db.raw("select name from sqlite_master where type = 'table'")).map((row: { name: string }) => row.name);
       for (const table of tables) {
         const rows = await engine.db(table).select('*');
         expect(JSON.stringify(rows), table).to.not.contain(caller.key.slice(3));
       }
       const logged = server.logLines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'tool call');
-      expect(Object.keys(logged.at(-1)).sort()).to.deep.equal(['call_id', 'credits', 'duration_ms', 'level', 'msg', 'service', 'status', 'time', 'tool', 'transport'].sort());
+      expect(Object.keys(logged.at(-1)).sort()).to.deep.equal(
+        ['call_id', 'credits', 'duration_ms', 'level', 'msg', 'service', 'status', 'time', 'tool', 'transport'].sort(),
+      );
     });
   });
 });

@@ -37,7 +37,9 @@ describeOnEachEngine('bounded waits', (engine) => {
         const order: string[] = [];
         const follow = (name: string, answer: Promise<Answer>): Promise<Answer> => answer.then((settled) => (order.push(name), settled));
         // More calls of the locked account than it may have in the database at once.
-        const lockedCalls = Array.from({ length: 4 }, () => follow('locked', call(server!.baseUrl, '/api/v1/search_papers', { key: locked.key, body: { query: 'q' } })));
+        const lockedCalls = Array.from({ length: 4 }, () =>
+          follow('locked', call(server!.baseUrl, '/api/v1/search_papers', { key: locked.key, body: { query: 'q' } })),
+        );
         const others = await Promise.all([
           follow('readyz', call(server.baseUrl, '/readyz')),
           follow('other charged', call(server.baseUrl, '/api/v1/search_papers', { key: other.key, body: { query: 'q' } })),

@@ -43,8 +43,19 @@ describeRecordings('openalex', () => {
       const caller = await newCaller(engine.db, 5);
       const headers: Record<string, string> = { authorization: `Bearer ${caller.key}`, 'content-type': 'application/json' };
       if (accept) headers.accept = accept;
-      const answer = await fetch(`${server.baseUrl}/api/v1/search_papers`, { method: 'POST', headers, body: JSON.stringify({ query: 'ecology', sources: ['openalex', 'crossref'], limit: 20 }) });
-      return { status: answer.status, type: answer.headers.get('content-type'), text: await answer.text(), headers: answer.headers, balance: await getBalance(engine.db, caller.accountId), ledger: await ledgerSum(engine.db, caller.accountId) };
+      const answer = await fetch(`${server.baseUrl}/api/v1/search_papers`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: 'ecology', sources: ['openalex', 'crossref'], limit: 20 }),
+      });
+      return {
+        status: answer.status,
+        type: answer.headers.get('content-type'),
+        text: await answer.text(),
+        headers: answer.headers,
+        balance: await getBalance(engine.db, caller.accountId),
+        ledger: await ledgerSum(engine.db, caller.accountId),
+      };
     }
 
     async function papersAsJson(): Promise<Paper[]> {
@@ -56,7 +67,7 @@ describeRecordings('openalex', () => {
       return records.map((record) => ({ title: record.title, authors: record.data.authors ?? [], year: record.data.year, doi: record.data.doi }));
     }
 
-    it('answers BibTeX that a BibTeX parser reads back with every paper\'s title, authors, year and DOI, under stable keys, charged as JSON', async function () {
+    it("answers BibTeX that a BibTeX parser reads back with every paper's title, authors, year and DOI, under stable keys, charged as JSON", async function () {
       const papers = await papersAsJson();
       const answer = await search(BIBTEX);
       expect([answer.status, answer.type, answer.balance, answer.ledger]).to.deep.equal([200, `${BIBTEX}; charset=utf-8`, 4, 4]);
@@ -83,7 +94,12 @@ describeRecordings('openalex', () => {
       const csl = await search(CSL);
       expect([csl.status, csl.type]).to.deep.equal([200, `${CSL}; charset=utf-8`]);
       // Every DOI is written as RIS's own DO field.
-      expect(ris.text.split('\n').filter((line) => line.startsWith('DO  - ')).map((line) => line.slice(6))).to.deep.equal(papers.flatMap((paper) => (paper.doi ? [paper.doi] : [])));
+      expect(
+        ris.text
+          .split('\n')
+          .filter((line) => line.startsWith('DO  - '))
+          .map((line) => line.slice(6)),
+      ).to.deep.equal(papers.flatMap((paper) => (paper.doi ? [paper.doi] : [])));
       for (const items of [new Cite(ris.text).data, JSON.parse(csl.text) as Array<Record<string, any>>]) {
         expect(items.map((item: Record<string, any>) => item.DOI)).to.deep.equal(papers.map((paper) => paper.doi));
         for (const [i, item] of items.entries()) {

@@ -50,7 +50,11 @@ describeOnEachEngine('the API reference page and security headers', (engine) => 
   it('allows browser calls only from the origins in CORS_ORIGINS, exposing the rate-limit and credit headers', async function () {
     const preflight = await fetch(`${server.baseUrl}/api/v1/list_capabilities`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://notebook.example.org', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://notebook.example.org',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).to.equal(204);
     expect(preflight.headers.get('access-control-allow-origin')).to.equal('https://notebook.example.org');

@@ -5,7 +5,7 @@ import { describeOnEachEngine } from '../support/databases.ts';
 import { call, documentationAddress, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { stubHandlers } from '../support/stub-handlers.ts';
 
-describe('the failed-key limiter\'s addresses', () => {
+describe("the failed-key limiter's addresses", () => {
   it('counts an IPv4 address by itself, an IPv4-mapped one as its IPv4 address and an IPv6 address by its /64', () => {
     expect(addressGroup('203.0.113.7')).to.equal('203.0.113.7');
     expect(addressGroup('::ffff:203.0.113.7')).to.equal('203.0.113.7');
@@ -15,13 +15,22 @@ describe('the failed-key limiter\'s addresses', () => {
   });
   it('TRUSTED_PROXIES is a list of addresses, CIDRs and range names; unset means none', () => {
     expect(loadConfig({}).trustedProxies).to.deep.equal([]);
-    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1,loopback,2001:db8::/32' }).trustedProxies).to.deep.equal(['10.0.0.0/8', '192.0.2.1', 'loopback', '2001:db8::/32']);
-    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.example' })).to.throw(ConfigError, 'TRUSTED_PROXIES must list addresses or CIDRs separated by commas, got "proxy.example"');
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1,loopback,2001:db8::/32' }).trustedProxies).to.deep.equal([
+      '10.0.0.0/8',
+      '192.0.2.1',
+      'loopback',
+      '2001:db8::/32',
+    ]);
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.example' })).to.throw(
+      ConfigError,
+      'TRUSTED_PROXIES must list addresses or CIDRs separated by commas, got "proxy.example"',
+    );
   });
 });
 
 describeOnEachEngine('the failed-key limiter over HTTP', (engine) => {
-  const post = (server: TestServer, options: Parameters<typeof call>[2]) => call(server.baseUrl, '/api/v1/search_papers', { method: 'POST', body: { query: 'a' }, ...options });
+  const post = (server: TestServer, options: Parameters<typeof call>[2]) =>
+    call(server.baseUrl, '/api/v1/search_papers', { method: 'POST', body: { query: 'a' }, ...options });
 
   describe('behind no trusted proxy (TRUSTED_PROXIES unset)', () => {
     let server: TestServer;
@@ -41,7 +50,13 @@ describeOnEachEngine('the failed-key limiter over HTTP', (engine) => {
       const statuses = [];
       for (const [index, clientAddress] of forged.entries()) statuses.push((await post(server, { key: `sm_guess${index}`, clientAddress })).status);
       expect(statuses).to.deep.equal([...Array(10).fill(401), 429, 429]);
-      const forgedRows = await engine.db('rate_limit_addresses').whereIn('key', forged.map((address) => `addr:${addressGroup(address)}`)).count({ n: '*' });
+      const forgedRows = await engine
+        .db('rate_limit_addresses')
+        .whereIn(
+          'key',
+          forged.map((address) => `addr:${addressGroup(address)}`),
+        )
+        .count({ n: '*' });
       expect(Number(forgedRows[0]!.n)).to.equal(0);
     });
     it('a valid key from that same peer still answers 200', async () => {

@@ -38,7 +38,11 @@ async function startSilentUpstream(): Promise<{ url: string; close(): Promise<vo
 }
 
 async function holdsOf(db: Knex, accountId: string): Promise<Array<{ call_id: string; settlements: string[] }>> {
-  const rows: Array<{ call_id: string; kind: string }> = await db('ledger_entries').where({ account_id: accountId }).whereNotNull('call_id').orderBy('id').select('call_id', 'kind');
+  const rows: Array<{ call_id: string; kind: string }> = await db('ledger_entries')
+    .where({ account_id: accountId })
+    .whereNotNull('call_id')
+    .orderBy('id')
+    .select('call_id', 'kind');
   const byCall = new Map<string, string[]>();
   for (const row of rows) {
     if (row.kind === 'hold') byCall.set(row.call_id, byCall.get(row.call_id) ?? []);
@@ -78,10 +82,15 @@ describeOnEachEngine('a failed call costs nothing, under faults', (engine) => {
     const servers = await Promise.all([start(), start()]);
     const caller = await newCaller(engine.db, 20);
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, index) => call(servers[index % 2]!.baseUrl, '/api/v1/lookup_integer_sequence', { key: caller.key, body: { query: '1, 2, 3' } })),
+      Array.from({ length: 40 }, (_, index) =>
+        call(servers[index % 2]!.baseUrl, '/api/v1/lookup_integer_sequence', { key: caller.key, body: { query: '1, 2, 3' } }),
+      ),
     );
     const statuses = new Set(answers.map((answer) => answer.status));
-    expect([...statuses].filter((status) => status !== 502 && status !== 402), 'statuses other than 502 and 402').to.deep.equal([]);
+    expect(
+      [...statuses].filter((status) => status !== 502 && status !== 402),
+      'statuses other than 502 and 402',
+    ).to.deep.equal([]);
     const holds = await holdsOf(engine.db, caller.accountId);
     expect(holds.filter((held) => held.settlements.join() !== 'release')).to.deep.equal([]);
     await expectBalance(engine.db, caller.accountId, 20);
@@ -91,14 +100,24 @@ describeOnEachEngine('a failed call costs nothing, under faults', (engine) => {
     this.timeout(90_000);
     const upstream = await startSilentUpstream();
     try {
-      const env = { SOURCE_USGS_EARTHQUAKES_URL: upstream.url, SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000', HOLD_TIMEOUT_MS: '1500', HOLD_SWEEP_INTERVAL_MS: '200' };
+      const env = {
+        SOURCE_USGS_EARTHQUAKES_URL: upstream.url,
+        SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000',
+        HOLD_TIMEOUT_MS: '1500',
+        HOLD_SWEEP_INTERVAL_MS: '200',
+      };
       const first = await start(env);
       const caller = await newCaller(engine.db, 30);
-      const answers = Array.from({ length: 20 }, () => call(first.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: {} }).catch((error: Error) => error));
+      const answers = Array.from({ length: 20 }, () =>
+        call(first.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: {} }).catch((error: Error) => error),
+      );
       while ((await holdsOf(engine.db, caller.accountId)).length < 20) await sleep(50);
       await expectBalance(engine.db, caller.accountId, 10);
       await first.kill('SIGKILL');
-      expect((await Promise.all(answers)).every((answer) => answer instanceof Error), 'no call was answered').to.equal(true);
+      expect(
+        (await Promise.all(answers)).every((answer) => answer instanceof Error),
+        'no call was answered',
+      ).to.equal(true);
 
       await Promise.all([start(env), start(env)]);
       const holds = await untilAllSettled(engine.db, caller.accountId);
@@ -134,7 +153,10 @@ describeOnEachEngine('a failed call costs nothing, under faults', (engine) => {
     const env = { FILES_DIR: filesDir, FIGURE_QUEUE: queue, FIGURE_SYNC_WAIT_MS: '0' };
     const first = await start({ ...env, TEST_RENDER_DELAY_MS: '60000' });
     const caller = await newCaller(engine.db, 10);
-    const created: Answer = await call(first.baseUrl, '/api/v1/create_figure', { key: caller.key, body: { description: 'Sampling, then sequencing, then assembly' } });
+    const created: Answer = await call(first.baseUrl, '/api/v1/create_figure', {
+      key: caller.key,
+      body: { description: 'Sampling, then sequencing, then assembly' },
+    });
     const figureId = created.body.extra.figure_id as string;
     while ((await engine.db('figures').where({ id: figureId }).first('status')).status !== 'rendering') await sleep(50);
     await first.stop();
@@ -166,7 +188,10 @@ describeOnEachEngine('a failed call costs nothing, under faults', (engine) => {
             [database],
           );
           for (const { id } of rows as Array<{ id: number }>) {
-            await killer.query(`KILL CONNECTION ${Number(id)}`).then(() => (kills += 1), () => undefined);
+            await killer.query(`KILL CONNECTION ${Number(id)}`).then(
+              () => (kills += 1),
+              () => undefined,
+            );
           }
           await sleep(5);
         }
@@ -189,17 +214,37 @@ describeOnEachEngine('a failed call costs nothing, under faults', (engine) => {
       expect(kills, 'connections killed').to.be.greaterThan(0);
       const ok = answers.filter((answer) => answer.status === 200);
       expect(ok.length, 'calls answered 200').to.be.greaterThan(0);
-      expect(answers.filter((answer) => answer.status !== 200).every((answer) => typeof answer.body?.error?.code === 'string'), 'every error is JSON').to.equal(true);
+      expect(
+        answers.filter((answer) => answer.status !== 200).every((answer) => typeof answer.body?.error?.code === 'string'),
+        'every error is JSON',
+      ).to.equal(true);
       // A lost connection is a 503 (retry later), never a 500; the failing tool's own 502 stays.
-      expect([...new Set(answers.map((answer) => answer.status))].filter((status) => ![200, 502, 503].includes(status)), 'other statuses').to.deep.equal([]);
+      expect(
+        [...new Set(answers.map((answer) => answer.status))].filter((status) => ![200, 502, 503].includes(status)),
+        'other statuses',
+      ).to.deep.equal([]);
 
       const holds = await untilAllSettled(engine.db, caller.accountId);
-      expect(holds.filter((held) => held.settlements.length !== 1), 'holds settled more than once').to.deep.equal([]);
+      expect(
+        holds.filter((held) => held.settlements.length !== 1),
+        'holds settled more than once',
+      ).to.deep.equal([]);
       const spent = ok.reduce((sum, answer) => sum + Number(answer.body.credits_used), 0);
       await expectBalance(engine.db, caller.accountId, 1000 - spent);
       const captured = new Set(holds.filter((held) => held.settlements[0] === 'capture').map((held) => held.call_id));
-      expect([...captured].sort(), 'captured holds are the charged 200s').to.deep.equal(ok.filter((answer) => answer.body.credits_used > 0).map((answer) => answer.body.call_id as string).sort());
-      const rows: Array<{ call_id: string; status: string; credits: unknown }> = await engine.db('calls').whereIn('call_id', ok.map((answer) => answer.body.call_id as string)).select('call_id', 'status', 'credits');
+      expect([...captured].sort(), 'captured holds are the charged 200s').to.deep.equal(
+        ok
+          .filter((answer) => answer.body.credits_used > 0)
+          .map((answer) => answer.body.call_id as string)
+          .sort(),
+      );
+      const rows: Array<{ call_id: string; status: string; credits: unknown }> = await engine
+        .db('calls')
+        .whereIn(
+          'call_id',
+          ok.map((answer) => answer.body.call_id as string),
+        )
+        .select('call_id', 'status', 'credits');
       expect(rows.length, 'call rows of the 200s').to.equal(ok.length);
       expect(rows.every((row) => row.status === 'ok')).to.equal(true);
     });

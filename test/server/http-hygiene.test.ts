@@ -40,7 +40,11 @@ describeOnEachEngine('HTTP hygiene', (engine) => {
 
   it("answers the HTTP parser's own rejections with the JSON error object", async () => {
     const malformed = await raw(server.baseUrl, 'GET /healthz HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n');
-    expect([malformed.status, malformed.contentType, malformed.body]).to.deep.equal([400, 'application/json; charset=utf-8', { error: { code: 'invalid_input', message: 'the request is not valid HTTP' } }]);
+    expect([malformed.status, malformed.contentType, malformed.body]).to.deep.equal([
+      400,
+      'application/json; charset=utf-8',
+      { error: { code: 'invalid_input', message: 'the request is not valid HTTP' } },
+    ]);
     const oversized = await raw(server.baseUrl, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect([oversized.status, oversized.body]).to.deep.equal([431, { error: { code: 'invalid_input', message: 'the request headers are too large' } }]);
   });

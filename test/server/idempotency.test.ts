@@ -50,14 +50,24 @@ describeOnEachEngine('idempotent retries with Idempotency-Key across two server 
 
     // Later, from the other process, with the body's keys in another order: the stored answer, not charged.
     const repeat = await call(servers[1]!.baseUrl, '/api/v1/search_earthquakes', {
-      method: 'POST', key: caller.key, rawBody: '{ "limit": 2, "min_magnitude": 4 }', headers: { 'idempotency-key': 'order-7f3a' },
+      method: 'POST',
+      key: caller.key,
+      rawBody: '{ "limit": 2, "min_magnitude": 4 }',
+      headers: { 'idempotency-key': 'order-7f3a' },
     });
-    expect([repeat.status, repeat.text, repeat.headers.get('idempotent-replayed'), repeat.headers.get('x-credits-remaining')]).to.deep.equal([200, first.text, 'true', '9']);
+    expect([repeat.status, repeat.text, repeat.headers.get('idempotent-replayed'), repeat.headers.get('x-credits-remaining')]).to.deep.equal([
+      200,
+      first.text,
+      'true',
+      '9',
+    ]);
     expect(upstream.hitsOn('/query')).to.have.length(1);
 
     const other = await post(0, 'order-7f3a', caller.key, { min_magnitude: 5, limit: 2 });
     expect([other.status, other.body.error.code, other.headers.get('x-credits-remaining')]).to.deep.equal([422, 'idempotency_key_reused', '9']);
-    expect([await holds(caller.accountId), await getBalance(engine.db, caller.accountId), await ledgerSum(engine.db, caller.accountId)]).to.deep.equal([1, 9, 9]);
+    expect([await holds(caller.accountId), await getBalance(engine.db, caller.accountId), await ledgerSum(engine.db, caller.accountId)]).to.deep.equal([
+      1, 9, 9,
+    ]);
   });
 
   it('keys are per account: another account with the same key runs its own call', async function () {
@@ -85,7 +95,12 @@ describeOnEachEngine('idempotent retries with Idempotency-Key across two server 
     const retried = await post(1, 'after-failure', caller.key, { min_magnitude: 6, limit: 2 });
     expect([retried.status, retried.headers.get('idempotent-replayed'), retried.headers.get('x-credits-remaining')]).to.deep.equal([200, null, '4']);
     // Held twice: the failed call's hold released, the retry's captured.
-    expect([await entries(caller.accountId, 'release'), await entries(caller.accountId, 'capture'), await getBalance(engine.db, caller.accountId), await ledgerSum(engine.db, caller.accountId)]).to.deep.equal([1, 1, 4, 4]);
+    expect([
+      await entries(caller.accountId, 'release'),
+      await entries(caller.accountId, 'capture'),
+      await getBalance(engine.db, caller.accountId),
+      await ledgerSum(engine.db, caller.accountId),
+    ]).to.deep.equal([1, 1, 4, 4]);
   });
 
   it('refuses an Idempotency-Key longer than 255 characters with 400, charging nothing', async () => {

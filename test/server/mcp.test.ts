@@ -20,25 +20,31 @@ const INITIALIZE = {
 function rawPost(baseUrl: string, headers: Record<string, string>, body: string): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
   const url = new URL(`${baseUrl}/mcp`);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({
-      host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': documentationAddress(), ...headers },
-    }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        const received = Buffer.concat(chunks).toString('utf8');
-        // A 2025-era answer may come as one server-sent event; its data line is the JSON-RPC message.
-        const text = /^data: (.*)$/m.exec(received)?.[1] ?? received;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          parsed = text;
-        }
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: parsed });
-      });
-    });
+    const outgoing = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': documentationAddress(), ...headers },
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const received = Buffer.concat(chunks).toString('utf8');
+          // A 2025-era answer may come as one server-sent event; its data line is the JSON-RPC message.
+          const text = /^data: (.*)$/m.exec(received)?.[1] ?? received;
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = text;
+          }
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: parsed });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -88,14 +94,15 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
         const client = await connect(caller.key, revision);
         expect(client.getNegotiatedProtocolVersion(), revision).to.equal(revision);
         expect((await client.listTools()).tools, revision).to.have.length(Object.keys(tools).length);
-        expect((await callTool(client, 'list_capabilities', { discipline: 'humanities' })).structuredContent.summary, revision)
-          .to.equal('2 capabilities with 2 tools in the humanities pack.');
+        expect((await callTool(client, 'list_capabilities', { discipline: 'humanities' })).structuredContent.summary, revision).to.equal(
+          '2 capabilities with 2 tools in the humanities pack.',
+        );
       }
     });
   });
 
   describe('a successful call', () => {
-    it('is charged the tool\'s credits and answers the REST body as structuredContent and as text', async () => {
+    it("is charged the tool's credits and answers the REST body as structuredContent and as text", async () => {
       const caller = await newCaller(engine.db, 10);
       const answer = await callTool(await connect(caller.key), 'search_papers', { query: 'open access' });
       expect(answer.isError).to.equal(undefined);
@@ -125,19 +132,21 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
       await expectCharged(caller.accountId, 5);
     });
 
-    it('pack_disabled when the tool\'s pack is switched off', async () => {
+    it("pack_disabled when the tool's pack is switched off", async () => {
       const caller = await newCaller(engine.db, 5);
       await setPackEnabled(engine.db, caller.accountId, 'general', false);
       await expectToolError(await callTool(await connect(caller.key), 'search_papers', { query: 'a' }), {
-        code: 'pack_disabled', message: 'the general pack is switched off for this account; switch it on in the capability-packs settings',
+        code: 'pack_disabled',
+        message: 'the general pack is switched off for this account; switch it on in the capability-packs settings',
       });
       await expectCharged(caller.accountId, 5);
     });
 
-    it('insufficient_credits when the balance is below the tool\'s credits', async () => {
+    it("insufficient_credits when the balance is below the tool's credits", async () => {
       const caller = await newCaller(engine.db, 1);
       await expectToolError(await callTool(await connect(caller.key), 'verify_references', { references: ['Smith J. A paper. 2020.'] }), {
-        code: 'insufficient_credits', message: 'verify_references costs 2 credits; the account holds 1',
+        code: 'insufficient_credits',
+        message: 'verify_references costs 2 credits; the account holds 1',
       });
       await expectCharged(caller.accountId, 1);
     });
@@ -145,7 +154,8 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
     it('upstream_error when the tool cannot complete; the debit is refunded', async () => {
       const caller = await newCaller(engine.db, 3);
       await expectToolError(await callTool(await connect(caller.key), 'lookup_integer_sequence', { query: '1, 1, 2, 3, 5, 8' }), {
-        code: 'upstream_error', message: 'no source answered: oeis did not answer within 15000 ms',
+        code: 'upstream_error',
+        message: 'no source answered: oeis did not answer within 15000 ms',
       });
       await expectCharged(caller.accountId, 3);
     });
@@ -153,7 +163,8 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
     it('internal for an unexpected failure, without its stack', async () => {
       const caller = await newCaller(engine.db, 3);
       await expectToolError(await callTool(await connect(caller.key), 'get_paper', { id: '10.1000/xyz' }), {
-        code: 'internal', message: 'unexpected server-side failure',
+        code: 'internal',
+        message: 'unexpected server-side failure',
       });
       await expectCharged(caller.accountId, 3);
     });
@@ -162,7 +173,9 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
       const caller = await newCaller(engine.db, 3);
       const client = await connect(caller.key);
       let failure: Error | undefined;
-      await client.callTool({ name: 'make_coffee', arguments: {} }).catch((error: Error) => { failure = error; });
+      await client.callTool({ name: 'make_coffee', arguments: {} }).catch((error: Error) => {
+        failure = error;
+      });
       expect(failure?.message).to.contain('no tool is named "make_coffee"; tools/list lists them');
     });
   });
@@ -174,7 +187,12 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
       await setPackEnabled(engine.db, caller.accountId, 'astro', false);
       const names = (await (await connect(caller.key)).listTools()).tools.map((tool) => tool.name);
       const rest = (await call(server.baseUrl, '/api/v1')).body.tools as Array<{ name: string; pack: string }>;
-      expect(names).to.deep.equal(rest.filter((tool) => tool.pack !== 'life' && tool.pack !== 'astro').map((tool) => tool.name).sort());
+      expect(names).to.deep.equal(
+        rest
+          .filter((tool) => tool.pack !== 'life' && tool.pack !== 'astro')
+          .map((tool) => tool.name)
+          .sort(),
+      );
       expect(names).to.include('search_papers').and.not.include('lookup_drug').and.not.include('query_gaia');
     });
   });
@@ -186,7 +204,11 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
       const message = 'API key missing: send `Authorization: Bearer <key>` or `x-api-key: <key>`';
       expect(missing.body).to.deep.equal({ jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { error: { code: 'unauthorized', message } } } });
       const bad = await rawPost(server.baseUrl, { 'x-api-key': 'sm_not_a_key' }, JSON.stringify(INITIALIZE));
-      expect([bad.status, bad.headers['www-authenticate'], bad.body.error.message]).to.deep.equal([401, 'Bearer realm="research-tools-api"', 'API key not valid']);
+      expect([bad.status, bad.headers['www-authenticate'], bad.body.error.message]).to.deep.equal([
+        401,
+        'Bearer realm="research-tools-api"',
+        'API key not valid',
+      ]);
     });
 
     it('accepts the key in x-api-key as in Authorization: Bearer', async () => {
@@ -200,7 +222,9 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
       const statuses = [];
       for (let index = 0; index < 6; index += 1) {
         statuses.push((await call(server.baseUrl, '/api/v1/search_papers', { key: `sm_guess${index}`, body: {}, clientAddress })).status);
-        statuses.push((await rawPost(server.baseUrl, { 'x-api-key': `sm_guess${index}`, 'x-forwarded-for': clientAddress }, JSON.stringify(INITIALIZE))).status);
+        statuses.push(
+          (await rawPost(server.baseUrl, { 'x-api-key': `sm_guess${index}`, 'x-forwarded-for': clientAddress }, JSON.stringify(INITIALIZE))).status,
+        );
       }
       expect(statuses).to.deep.equal([...Array(10).fill(401), 429, 429]);
     });
@@ -215,7 +239,7 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
   });
 
   describe('security of the address', () => {
-    it('refuses another site\'s Host or Origin with 403 (DNS rebinding), and accepts the public and loopback names', async () => {
+    it("refuses another site's Host or Origin with 403 (DNS rebinding), and accepts the public and loopback names", async () => {
       const caller = await newCaller(engine.db, 0);
       const body = JSON.stringify(INITIALIZE);
       const key = { 'x-api-key': caller.key };

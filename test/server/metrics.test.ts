@@ -69,7 +69,9 @@ describeOnEachEngine('GET /metrics', (engine) => {
       ok: moved('research_tools_tool_calls_total', { tool: 'search_earthquakes', status: 'ok' }),
       upstreamError: moved('research_tools_tool_calls_total', { tool: 'search_earthquakes', status: 'upstream_error' }),
       rateLimited: moved('research_tools_tool_calls_total', { tool: 'search_earthquakes', status: 'rate_limited' }),
-      timed: observations(after, 'research_tools_tool_call_duration_seconds', 'tool', 'search_earthquakes') - observations(before, 'research_tools_tool_call_duration_seconds', 'tool', 'search_earthquakes'),
+      timed:
+        observations(after, 'research_tools_tool_call_duration_seconds', 'tool', 'search_earthquakes') -
+        observations(before, 'research_tools_tool_call_duration_seconds', 'tool', 'search_earthquakes'),
       debited: moved('research_tools_credits_total', { movement: 'debited' }),
       returned: moved('research_tools_credits_total', { movement: 'returned' }),
       requests2xx: moved('research_tools_upstream_requests_total', { source: 'usgs-earthquakes', outcome: '2xx' }),
@@ -79,8 +81,18 @@ describeOnEachEngine('GET /metrics', (engine) => {
       cacheMisses: moved('research_tools_upstream_cache_lookups_total', { source: 'usgs-earthquakes', result: 'miss' }),
       refusals: moved('research_tools_rate_limit_refusals_total', { limit: 'per_key' }),
     }).to.deep.equal({
-      ok: 2, upstreamError: 1, rateLimited: 1, timed: 4, debited: 3, returned: 1,
-      requests2xx: 1, requests5xx: fake.hits.length - 1, upstreamErrors: 1, cacheHits: 1, cacheMisses: 2, refusals: 1,
+      ok: 2,
+      upstreamError: 1,
+      rateLimited: 1,
+      timed: 4,
+      debited: 3,
+      returned: 1,
+      requests2xx: 1,
+      requests5xx: fake.hits.length - 1,
+      upstreamErrors: 1,
+      cacheHits: 1,
+      cacheMisses: 2,
+      refusals: 1,
     });
     expect(fake.hits.length).to.equal(4); // one answer, then three attempts at the failing window
     expect(after.families.find((family) => family.name === 'research_tools_figure_queue_depth')?.type).to.equal('GAUGE');

@@ -33,8 +33,13 @@ async function answer(spec: object, body: unknown, status = 200): Promise<{ stat
 }
 
 const capability = {
-  id: 'research-tools:integer_sequences', type: 'capability', title: 'Integer sequences', source: 'research-tools',
-  license: 'CC0-1.0', attribution: 'Research Tools API', retrievedAt: '2026-11-24T00:00:00.000Z',
+  id: 'research-tools:integer_sequences',
+  type: 'capability',
+  title: 'Integer sequences',
+  source: 'research-tools',
+  license: 'CC0-1.0',
+  attribution: 'Research Tools API',
+  retrievedAt: '2026-11-24T00:00:00.000Z',
   data: { id: 'integer_sequences', title: 'Integer sequences', pack: 'humanities', tools: ['lookup_integer_sequence'], sources: ['oeis'] },
 };
 
@@ -50,7 +55,8 @@ describe('answers are checked against generated/openapi.json in tests', () => {
     if (valid.status !== 200) throw new Error(`the sample answer itself does not match: ${JSON.stringify(valid.body)}`);
     expect(drifted.status).to.equal(500);
     expect((drifted.body as { error: { message: string } }).error.message).to.match(
-      /^the answer of POST \/api\/v1\/list_capabilities \(status 200\) does not match generated\/openapi\.json: .*\/records\/0\/data\/id must be equal to one of the allowed values/);
+      /^the answer of POST \/api\/v1\/list_capabilities \(status 200\) does not match generated\/openapi\.json: .*\/records\/0\/data\/id must be equal to one of the allowed values/,
+    );
     expect(responseValidationFailures).to.have.length(1);
     expect(responseValidationFailures[0]!.operation).to.equal('POST /api/v1/list_capabilities');
   });

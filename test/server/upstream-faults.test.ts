@@ -23,7 +23,12 @@ describeOnEachEngine('upstream faults seen through the API', (engine) => {
     let server: TestServer;
     before(async () => {
       [upstream, openalex, elsewhere] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
-      const env = { SOURCE_OPENALEX_KEY: 'test-openalex-key', SOURCE_OPENALEX_URL: openalex.url, SOURCE_USGS_EARTHQUAKES_URL: upstream.url, SOURCE_CROSSREF_URL: upstream.url };
+      const env = {
+        SOURCE_OPENALEX_KEY: 'test-openalex-key',
+        SOURCE_OPENALEX_URL: openalex.url,
+        SOURCE_USGS_EARTHQUAKES_URL: upstream.url,
+        SOURCE_CROSSREF_URL: upstream.url,
+      };
       server = await startServer(engine.db, { env });
     });
     after(async () => {
@@ -45,21 +50,25 @@ describeOnEachEngine('upstream faults seen through the API', (engine) => {
       upstream.on('/query', { status: 302, body: 'moved', contentType: 'text/plain', headers: { location: `${elsewhere.url}/query` } });
       const { answer, balance } = await charged('search_earthquakes', { min_magnitude: 5 });
       expect([answer.status, answer.body.error.code, balance]).to.deep.equal([502, 'upstream_error', 10]);
-      expect(answer.body.error.message).to.equal(`no source answered: usgs-earthquakes answered HTTP 302: redirected to another host (${new URL(elsewhere.url).host}), which is never followed`);
+      expect(answer.body.error.message).to.equal(
+        `no source answered: usgs-earthquakes answered HTTP 302: redirected to another host (${new URL(elsewhere.url).host}), which is never followed`,
+      );
       expect([upstream.hits.length, elsewhere.hits.length]).to.deep.equal([1, 0]);
     });
 
     describeRecordings('crossref', () => {
-      it('Crossref\'s reason for a 400 is in the 502 message, short and plain', async () => {
+      it("Crossref's reason for a 400 is in the 502 message, short and plain", async () => {
         upstream.on('/works', { status: 400, body: recording('crossref', 'error-400-validation-failure.json'), contentType: 'application/json' });
         const { answer, balance } = await charged('search_papers', { query: 'ecology', sources: ['crossref'] });
         expect([answer.status, balance]).to.deep.equal([502, 10]);
-        expect(answer.body.error.message).to.equal('no source answered: crossref answered HTTP 400: Integer specified as 200 but must be a positive integer less than or equal to 100.');
+        expect(answer.body.error.message).to.equal(
+          'no source answered: crossref answered HTTP 400: Integer specified as 200 but must be a positive integer less than or equal to 100.',
+        );
       });
     });
 
     describeRecordings('openalex', () => {
-      it('OpenAlex\'s reason for a 400 is in failedSources, cut to 200 characters', async () => {
+      it("OpenAlex's reason for a 400 is in failedSources, cut to 200 characters", async () => {
         openalex.on('/works', { status: 400, body: recording('openalex', 'error-400-invalid-filter.json'), contentType: 'application/json' });
         upstream.on('/works', json(recording('crossref', 'works-query-ecology-rows2.json')));
         const { answer, balance } = await charged('search_papers', { query: 'ecology', sources: ['openalex', 'crossref'], limit: 2 });
@@ -79,7 +88,11 @@ describeOnEachEngine('upstream faults seen through the API', (engine) => {
     before(async function () {
       this.timeout(60_000);
       upstream = await startFakeUpstream();
-      server = await startServerProcess('test/support/serve.ts', { DATABASE_URL: engine.url, SOURCE_USGS_EARTHQUAKES_URL: upstream.url, SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '60000' });
+      server = await startServerProcess('test/support/serve.ts', {
+        DATABASE_URL: engine.url,
+        SOURCE_USGS_EARTHQUAKES_URL: upstream.url,
+        SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '60000',
+      });
     });
     after(async () => {
       await server.stop();
@@ -89,7 +102,8 @@ describeOnEachEngine('upstream faults seen through the API', (engine) => {
     it('a 1 GiB gzip bomb, an endless body and a 50 MiB JSON answer are each a 502 after one request, not charged; memory grows < 100 MB; /healthz answers meanwhile', async function () {
       this.timeout(120_000);
       const caller = await newCaller(engine.db, 10);
-      const quakes = (minMagnitude: number) => call(server.baseUrl, '/api/v1/search_earthquakes', { method: 'POST', key: caller.key, body: { min_magnitude: minMagnitude } });
+      const quakes = (minMagnitude: number) =>
+        call(server.baseUrl, '/api/v1/search_earthquakes', { method: 'POST', key: caller.key, body: { min_magnitude: minMagnitude } });
       // Warm up: the code paths of a successful call are loaded before the baseline is taken.
       upstream.on('/query', QUAKES);
       expect((await quakes(1)).status).to.equal(200);

@@ -21,32 +21,63 @@ describeOnEachEngine('find_series over HTTP', (engine) => {
       'eurostat:une_rt_m?geo=DE',
       'oecd:DSD_KEI@DF_KEI?REF_AREA=DEU&FREQ=M&MEASURE=IRLT',
       'oecd:DSD_KEI@DF_KEI?REF_AREA=DEU&FREQ=M&MEASURE=IR3TIB',
-      'fred:DCOILWTICO', 'fred:MCOILWTICO', 'fred:WCOILWTICO', 'fred:ACOILWTICO',
+      'fred:DCOILWTICO',
+      'fred:MCOILWTICO',
+      'fred:WCOILWTICO',
+      'fred:ACOILWTICO',
     ]);
     const [imf, , , eurostat] = body.records;
     expect({ ...imf, retrievedAt: undefined }).to.deep.equal({
-      id: 'imf:LUR?country=DEU', type: 'series', source: 'imf', title: 'Unemployment rate, Germany', url: 'https://www.imf.org/external/datamapper/LUR',
-      license: 'IMF Copyright and Usage terms', attribution: 'Source: International Monetary Fund (data.imf.org)', retrievedAt: undefined,
+      id: 'imf:LUR?country=DEU',
+      type: 'series',
+      source: 'imf',
+      title: 'Unemployment rate, Germany',
+      url: 'https://www.imf.org/external/datamapper/LUR',
+      license: 'IMF Copyright and Usage terms',
+      attribution: 'Source: International Monetary Fund (data.imf.org)',
+      retrievedAt: undefined,
       data: {
-        series_id: 'imf:LUR?country=DEU', description: 'Hand-made test text: share of the labor force that is unemployed.', units: 'Percent of total labor force',
-        frequency: 'annual', geography: 'Germany', country_code: 'DEU', dataset: 'World Economic Outlook (April 2026)',
+        series_id: 'imf:LUR?country=DEU',
+        description: 'Hand-made test text: share of the labor force that is unemployed.',
+        units: 'Percent of total labor force',
+        frequency: 'annual',
+        geography: 'Germany',
+        country_code: 'DEU',
+        dataset: 'World Economic Outlook (April 2026)',
       },
     });
     expect(eurostat.data).to.deep.equal({
-      series_id: 'eurostat:une_rt_m?geo=DE', geography: 'Germany', country_code: 'DEU', dataset: 'une_rt_m', start: '1983-01', end: '2026-08', last_updated: '2026-09-22',
+      series_id: 'eurostat:une_rt_m?geo=DE',
+      geography: 'Germany',
+      country_code: 'DEU',
+      dataset: 'une_rt_m',
+      start: '1983-01',
+      end: '2026-08',
+      last_updated: '2026-09-22',
     });
     expect(body.records[6].data).to.deep.equal({
-      series_id: 'fred:DCOILWTICO', description: 'Definitions, Sources and Explanatory Notes (http://www.eia.doe.gov/dnav/pet/TblDefs/pet_pri_spt_tbldef2.asp)',
-      units: 'Dollars per Barrel', frequency: 'daily', seasonal_adjustment: 'Not Seasonally Adjusted', start: '1986-01-02', end: '2020-05-11', last_updated: '2020-05-13T14:01:01-05:00',
+      series_id: 'fred:DCOILWTICO',
+      description: 'Definitions, Sources and Explanatory Notes (http://www.eia.doe.gov/dnav/pet/TblDefs/pet_pri_spt_tbldef2.asp)',
+      units: 'Dollars per Barrel',
+      frequency: 'daily',
+      seasonal_adjustment: 'Not Seasonally Adjusted',
+      start: '1986-01-02',
+      end: '2020-05-11',
+      last_updated: '2020-05-13T14:01:01-05:00',
     });
     const fredSearch = stats.hits('fred', '/series/search')[0]!.query;
-    expect([fredSearch.get('search_text'), fredSearch.get('file_type'), fredSearch.get('api_key'), fredSearch.get('limit')]).to.deep.equal(['unemployment rate in Germany', 'json', 'test-fred-key', '10']);
+    expect([fredSearch.get('search_text'), fredSearch.get('file_type'), fredSearch.get('api_key'), fredSearch.get('limit')]).to.deep.equal([
+      'unemployment rate in Germany',
+      'json',
+      'test-fred-key',
+      '10',
+    ]);
     const owidSearch = stats.hits('owid', '/api/search')[0]!.query;
     expect([owidSearch.get('q'), owidSearch.get('countries'), owidSearch.get('type')]).to.deep.equal(['unemployment rate', 'Germany', 'charts']);
     expect(stats.hits('world-bank', '/sources/2/indicators')[0]!.query.get('format')).to.equal('json');
   });
 
-  it('offers the United States\' own sources when the query names no other country, with the recorded World Bank indicators', async () => {
+  it("offers the United States' own sources when the query names no other country, with the recorded World Bank indicators", async () => {
     serveSearches(stats);
     const result = await stats.charged('find_series', { query: 'poverty', sources: ['world-bank', 'bls', 'census'], limit: 3 });
     expectCharged(result);
@@ -56,17 +87,23 @@ describeOnEachEngine('find_series over HTTP', (engine) => {
       ['world-bank:1.0.HCount.2.5usd', 'Poverty Headcount ($2.50 a day)'],
     ]);
     expect(result.answer.body.records[1].data).to.deep.equal({
-      series_id: 'census:timeseries/poverty/saipe/SAEPOVRTALL_PT', units: 'Percent', frequency: 'annual', geography: 'United States', country_code: 'USA',
+      series_id: 'census:timeseries/poverty/saipe/SAEPOVRTALL_PT',
+      units: 'Percent',
+      frequency: 'annual',
+      geography: 'United States',
+      country_code: 'USA',
       dataset: 'Small Area Income and Poverty Estimates (SAIPE)',
     });
   });
 
-  it('is partial when one source fails: World Bank\'s status-200 error is a failed source with its own message', async () => {
+  it("is partial when one source fails: World Bank's status-200 error is a failed source with its own message", async () => {
     serveSearches(stats);
     stats.on('world-bank', '/sources/2/indicators', recorded('world-bank', 'error-invalid-indicator.json'));
     const result = await stats.charged('find_series', { query: 'unemployment rate in Germany', sources: ['world-bank', 'imf'] });
     expectCharged(result, ['summary', 'records', 'partial', 'failedSources', 'credits_used', 'call_id']);
-    expect(result.answer.body.failedSources).to.deep.equal([{ source: 'world-bank', error: 'world-bank refused the request: The provided parameter value is not valid — Invalid value' }]);
+    expect(result.answer.body.failedSources).to.deep.equal([
+      { source: 'world-bank', error: 'world-bank refused the request: The provided parameter value is not valid — Invalid value' },
+    ]);
     expect(result.answer.body.summary).to.equal('1 series candidate for "unemployment rate in Germany" (country: Germany); sources that answered: imf (1).');
   });
 
@@ -75,7 +112,9 @@ describeOnEachEngine('find_series over HTTP', (engine) => {
     stats.on('owid', '/api/search', down);
     const result = await stats.charged('find_series', { query: 'oil', sources: ['fred', 'owid'] });
     expectNotCharged(result);
-    expect(result.answer.body.error.message).to.equal('no source answered: fred answered HTTP 503: service unavailable; owid answered HTTP 503: service unavailable');
+    expect(result.answer.body.error.message).to.equal(
+      'no source answered: fred answered HTTP 503: service unavailable; owid answered HTTP 503: service unavailable',
+    );
   });
 
   it('rejects an unknown source and an empty query, naming the field', async () => {

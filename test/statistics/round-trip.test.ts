@@ -22,11 +22,22 @@ function serveSeries(stats: StatisticsHarness, seriesId: string): void {
   if (source === 'oecd') {
     const flow = dataflowOf(id)!;
     const file = flow.id === 'DSD_KEI@DF_KEI' ? 'data-v1-kei-gbr-irlt-2023.csv' : 'data-v2-lfs-usa-unemployment-labels.csv';
-    stats.on('oecd', `/data/${flow.agency},${flow.id},${flow.version}/${keyOf(flow, dimensions)}`, text(recording('oecd', file), 'application/vnd.sdmx.data+csv'));
+    stats.on(
+      'oecd',
+      `/data/${flow.agency},${flow.id},${flow.version}/${keyOf(flow, dimensions)}`,
+      text(recording('oecd', file), 'application/vnd.sdmx.data+csv'),
+    );
   }
   if (source === 'census') {
     const variable = id.slice(id.lastIndexOf('/') + 1);
-    stats.on('census', `/${id.slice(0, id.lastIndexOf('/'))}`, json([['NAME', variable, 'time', 'us'], ['United States', '12.5', '2020', '1']]));
+    stats.on(
+      'census',
+      `/${id.slice(0, id.lastIndexOf('/'))}`,
+      json([
+        ['NAME', variable, 'time', 'us'],
+        ['United States', '12.5', '2020', '1'],
+      ]),
+    );
   }
 }
 
@@ -50,7 +61,9 @@ describeOnEachEngine('find_series → get_series round trip', (engine) => {
       expect(found.answer.status, found.answer.text).to.equal(200);
       seriesIds.push(...found.answer.body.records.map((record: { data: { series_id: string } }) => record.data.series_id));
     }
-    expect(new Set(seriesIds.map((id) => id.slice(0, id.indexOf(':'))))).to.deep.equal(new Set(['fred', 'world-bank', 'bls', 'oecd', 'eurostat', 'imf', 'owid', 'census']));
+    expect(new Set(seriesIds.map((id) => id.slice(0, id.indexOf(':'))))).to.deep.equal(
+      new Set(['fred', 'world-bank', 'bls', 'oecd', 'eurostat', 'imf', 'owid', 'census']),
+    );
     expect(seriesIds).to.have.length(18);
 
     for (const seriesId of seriesIds) {

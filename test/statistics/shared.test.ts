@@ -7,7 +7,11 @@ import { formatSeriesId, parseSeriesId } from '../../src/statistics/series-id.ts
 
 describe('statistics: seriesId, countries, periods and values', () => {
   it('reads and writes seriesIds with dimension parts, codes kept exactly', () => {
-    expect(parseSeriesId('world-bank:NY.GDP.MKTP.CD?country=DEU')).to.deep.equal({ source: 'world-bank', id: 'NY.GDP.MKTP.CD', dimensions: { country: 'DEU' } });
+    expect(parseSeriesId('world-bank:NY.GDP.MKTP.CD?country=DEU')).to.deep.equal({
+      source: 'world-bank',
+      id: 'NY.GDP.MKTP.CD',
+      dimensions: { country: 'DEU' },
+    });
     expect(parseSeriesId('imf:IMF.STA/IL/JPN.RGV_REVS.*.Q')).to.deep.equal({ source: 'imf', id: 'IMF.STA/IL/JPN.RGV_REVS.*.Q', dimensions: {} });
     expect(parseSeriesId('oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&TRANSFORMATION=_Z').dimensions).to.deep.equal({ REF_AREA: 'GBR', TRANSFORMATION: '_Z' });
     expect(formatSeriesId('eurostat', 'une_rt_m', { geo: 'EL', sex: undefined, age: 'TOTAL' })).to.equal('eurostat:une_rt_m?geo=EL&age=TOTAL');
@@ -41,23 +45,43 @@ describe('statistics: seriesId, countries, periods and values', () => {
       ['Papua New Guinea population', 'PNG', 'population'],
       ['tell us about oil', undefined, 'tell us about oil'],
     ];
-    expect(cases.map(([query]) => { const found = findCountry(query); return [query, found.country?.iso3, found.rest]; })).to.deep.equal(cases);
+    expect(
+      cases.map(([query]) => {
+        const found = findCountry(query);
+        return [query, found.country?.iso3, found.rest];
+      }),
+    ).to.deep.equal(cases);
     expect([countryOf('gb'), countryOf('DEU')?.iso2, countryOf('XX')]).to.deep.equal([{ iso2: 'GB', iso3: 'GBR', name: 'United Kingdom' }, 'DE', undefined]);
   });
 
   it('normalises the periods sources write, with the first day of each', () => {
     expect(['2019', '2019M01', '2019-01', '2019Q3', '2023-Q1', '2024-S2', '2024-02-29'].map(normalisePeriod)).to.deep.equal([
-      { period: '2019', date: '2019-01-01' }, { period: '2019-01', date: '2019-01-01' }, { period: '2019-01', date: '2019-01-01' },
-      { period: '2019-Q3', date: '2019-07-01' }, { period: '2023-Q1', date: '2023-01-01' }, { period: '2024-S2', date: '2024-07-01' },
+      { period: '2019', date: '2019-01-01' },
+      { period: '2019-01', date: '2019-01-01' },
+      { period: '2019-01', date: '2019-01-01' },
+      { period: '2019-Q3', date: '2019-07-01' },
+      { period: '2023-Q1', date: '2023-01-01' },
+      { period: '2024-S2', date: '2024-07-01' },
       { period: '2024-02-29', date: '2024-02-29' },
     ]);
-    expect([endDate('2024'), endDate('2024-02'), endDate('2023-02'), endDate('2024-03-15')]).to.deep.equal(['2024-12-31', '2024-02-29', '2023-02-28', '2024-03-15']);
-    const observations = [{ period: '2024-03', date: '2024-03-01', value: 3 }, { period: '2024-01', date: '2024-01-01', value: 1 }, { period: '2024-02', date: '2024-02-01', value: 2 }];
+    expect([endDate('2024'), endDate('2024-02'), endDate('2023-02'), endDate('2024-03-15')]).to.deep.equal([
+      '2024-12-31',
+      '2024-02-29',
+      '2023-02-28',
+      '2024-03-15',
+    ]);
+    const observations = [
+      { period: '2024-03', date: '2024-03-01', value: 3 },
+      { period: '2024-01', date: '2024-01-01', value: 1 },
+      { period: '2024-02', date: '2024-02-01', value: 2 },
+    ];
     expect(withinPeriod(observations, '2024-02', '2024').map((observation) => observation.value)).to.deep.equal([2, 3]);
   });
 
   it('never turns a missing-value marker or a fill value into a number', () => {
-    expect(['.', '-', '', 'NaN', null, undefined, '-999', '-9999', -666666666, '-888888888', '-999999999', 'n/a'].map(valueOf)).to.deep.equal(Array(12).fill(undefined));
+    expect(['.', '-', '', 'NaN', null, undefined, '-999', '-9999', -666666666, '-888888888', '-999999999', 'n/a'].map(valueOf)).to.deep.equal(
+      Array(12).fill(undefined),
+    );
     expect(['243.164', '0', '-1.5', 4389475622588.97, '1e3', '-998'].map(valueOf)).to.deep.equal([243.164, 0, -1.5, 4389475622588.97, 1000, -998]);
   });
 

@@ -38,7 +38,11 @@ export function serveData(stats: StatisticsHarness): void {
   stats.on('world-bank', '/country/JPN/indicator/NY.GDP.MKTP.CD', recorded('world-bank', 'indicator-data-jpn-usa-gdp-page1.json'), emptyPage(2), emptyPage(3));
   stats.on('world-bank', '/indicator/NY.GDP.MKTP.CD', recorded('world-bank', 'indicator-metadata.json'));
   stats.on('bls', '/timeseries/data/CUUR0000SA0', recorded('bls', 'timeseries-post-cpi-1913-1914.json'));
-  stats.on('oecd', '/data/OECD.SDD.STES,DSD_KEI@DF_KEI,4.0/GBR.M.IRLT....', text(recording('oecd', 'data-v1-kei-gbr-irlt-2023.csv'), 'application/vnd.sdmx.data+csv; charset=utf-8'));
+  stats.on(
+    'oecd',
+    '/data/OECD.SDD.STES,DSD_KEI@DF_KEI,4.0/GBR.M.IRLT....',
+    text(recording('oecd', 'data-v1-kei-gbr-irlt-2023.csv'), 'application/vnd.sdmx.data+csv; charset=utf-8'),
+  );
   stats.on('eurostat', '/statistics/1.0/data/une_rt_m', recorded('eurostat', 'data-une-rt-m-de-xx-since-2024-01.json'));
   stats.on('imf', '/datamapper/api/v1/LUR/DEU', own('imf', 'hand-made-datamapper-lur-deu.json'));
   stats.on('imf', '/datamapper/api/v1/indicators', own('imf', 'hand-made-datamapper-indicators.json'));

@@ -44,9 +44,7 @@ export function testEngines(env: NodeJS.ProcessEnv = process.env): Engine[] {
   } else if (!mysqlSkipReported) {
     mysqlSkipReported = true;
     const reason = databaseUrl ? 'DATABASE_URL is not a mysql:// URL' : 'DATABASE_URL is not set';
-    console.log(
-      `MySQL suites skipped: ${reason}. Run them with DATABASE_URL=mysql://root@127.0.0.1:3306/test (SQLite suites still run).`,
-    );
+    console.log(`MySQL suites skipped: ${reason}. Run them with DATABASE_URL=mysql://root@127.0.0.1:3306/test (SQLite suites still run).`);
   }
   return engines;
 }

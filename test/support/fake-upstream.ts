@@ -63,7 +63,14 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      hits.push({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: request.headers, body: Buffer.concat(chunks).toString(), at: now() });
+      hits.push({
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: now(),
+      });
       const route = routes.get(url.pathname);
       if (!route) {
         response.writeHead(404, { 'content-type': 'text/plain' }).end(`fake upstream: nothing at ${url.pathname}`);

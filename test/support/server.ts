@@ -25,11 +25,21 @@ export interface TestServer {
 
 export async function startServer(
   db: Knex,
-  options: { rateLimitPerMinute?: number; handlers?: ToolHandlers<ToolContext>; env?: NodeJS.ProcessEnv; figureRenderer?: FigureRenderer; upstream?: UpstreamClient } = {},
+  options: {
+    rateLimitPerMinute?: number;
+    handlers?: ToolHandlers<ToolContext>;
+    env?: NodeJS.ProcessEnv;
+    figureRenderer?: FigureRenderer;
+    upstream?: UpstreamClient;
+  } = {},
 ): Promise<TestServer> {
   // Tests play clients at many addresses through X-Forwarded-For, so the loopback peer is a trusted proxy here unless a test says otherwise.
   const config = loadConfig({
-    PORT: '0', RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 60), PUBLIC_BASE_URL: 'https://api.example.test', TRUSTED_PROXIES: 'loopback', ...options.env,
+    PORT: '0',
+    RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 60),
+    PUBLIC_BASE_URL: 'https://api.example.test',
+    TRUSTED_PROXIES: 'loopback',
+    ...options.env,
   });
   const logLines: string[] = [];
   const sink = new Writable({
@@ -38,7 +48,14 @@ export async function startServer(
       done();
     },
   });
-  const app = await createApp({ db, config, logger: createLogger('info', sink), handlers: options.handlers, figureRenderer: options.figureRenderer, upstream: options.upstream });
+  const app = await createApp({
+    db,
+    config,
+    logger: createLogger('info', sink),
+    handlers: options.handlers,
+    figureRenderer: options.figureRenderer,
+    upstream: options.upstream,
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;

@@ -10,7 +10,11 @@ import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { availableTools } from '../../src/tools/handlers.ts';
 import { declaredPaths, filledPaths } from '../support/answers.ts';
 
-const pascal = (tool: string) => tool.split('_').map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+const pascal = (tool: string) =>
+  tool
+    .split('_')
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('');
 
 type Schemas = Parameters<typeof declaredPaths>[1];
 
@@ -47,14 +51,17 @@ describe('the check of declared data fields', () => {
   });
 });
 
-after('every field declared in an available tool\'s data schema was filled by at least one test answer', function () {
+after("every field declared in an available tool's data schema was filled by at least one test answer", function () {
   const filled = filledPaths();
   const available = [...availableTools];
-  expect({
-    // Not vacuous: every available tool answered successfully at least once in this run.
-    toolsWithoutAnswers: available.filter((tool) => !filled.has(tool)),
-    unfilledFields: unfilledFields(openapi.components.schemas as unknown as Schemas, available, filled),
-  }, 'available tools without any successful answer in this run (run the whole suite), and declared data fields no test answer filled').to.deep.equal({
+  expect(
+    {
+      // Not vacuous: every available tool answered successfully at least once in this run.
+      toolsWithoutAnswers: available.filter((tool) => !filled.has(tool)),
+      unfilledFields: unfilledFields(openapi.components.schemas as unknown as Schemas, available, filled),
+    },
+    'available tools without any successful answer in this run (run the whole suite), and declared data fields no test answer filled',
+  ).to.deep.equal({
     toolsWithoutAnswers: [],
     unfilledFields: Object.fromEntries(Object.entries(NOT_YET_FILLED_BY_A_TEST).filter(([tool]) => availableTools.has(tool as never))),
   });

@@ -44,7 +44,8 @@ describeOnEachEngine('upstream faults through the server', (engine) => {
       fake.on('/sync', ...fault.replies);
       const failed = await faultyCall('query_gaia');
       expect([failed.answer.status, failed.answer.body]).to.deep.equal([
-        502, { error: { code: 'upstream_error', message: `no source answered: gaia did not answer within ${GAIA_TIMEOUT_MS} ms` } },
+        502,
+        { error: { code: 'upstream_error', message: `no source answered: gaia did not answer within ${GAIA_TIMEOUT_MS} ms` } },
       ]);
       expect([failed.balance, failed.ledger]).to.deep.equal([5, 5]);
       fake.on('/sync', json(fixture('gaia', 'hand-made-cone-3rows.json')));
@@ -60,18 +61,36 @@ describeOnEachEngine('upstream faults through the server', (engine) => {
       message: 'no source answered: exoplanet-archive answered HTTP 429: rate limited; it asked to wait 3600 s, longer than this call may take',
       attempts: 1,
     },
-    { name: 'HTTP 500 every time', replies: [{ status: 500, body: 'Internal Server Error', contentType: 'text/plain' }], message: 'no source answered: exoplanet-archive answered HTTP 500: Internal Server Error', attempts: 3 },
-    { name: 'a reset connection every time', replies: [{ fault: 'reset' }], message: /^no source answered: exoplanet-archive (closed the connection|broke off the answer) \(/, attempts: 3 },
+    {
+      name: 'HTTP 500 every time',
+      replies: [{ status: 500, body: 'Internal Server Error', contentType: 'text/plain' }],
+      message: 'no source answered: exoplanet-archive answered HTTP 500: Internal Server Error',
+      attempts: 3,
+    },
+    {
+      name: 'a reset connection every time',
+      replies: [{ fault: 'reset' }],
+      message: /^no source answered: exoplanet-archive (closed the connection|broke off the answer) \(/,
+      attempts: 3,
+    },
     {
       name: 'a truncated JSON body',
       replies: [{ body: fixture('exoplanet-archive', 'hand-made-pscomppars-trappist.json').slice(0, 200), contentType: 'application/json' }],
-      message: 'no source answered: exoplanet-archive answered with a body that is not valid JSON (truncated or another format), beginning "[ {"pl_name": "TRAPPIST-1 e", "hostname": "TRAPPIST-1", "dis"',
+      message:
+        'no source answered: exoplanet-archive answered with a body that is not valid JSON (truncated or another format), beginning "[ {"pl_name": "TRAPPIST-1 e", "hostname": "TRAPPIST-1", "dis"',
       attempts: 1,
     },
-    { name: 'garbage bytes', replies: [{ body: '\u0000\u00ff\u0001%%garbage', contentType: 'application/octet-stream' }], message: 'no source answered: exoplanet-archive answered with a body that is not valid JSON (truncated or another format), beginning "ÿ %%garbage"', attempts: 1 },
+    {
+      name: 'garbage bytes',
+      replies: [{ body: '\u0000\u00ff\u0001%%garbage', contentType: 'application/octet-stream' }],
+      message: 'no source answered: exoplanet-archive answered with a body that is not valid JSON (truncated or another format), beginning "ÿ %%garbage"',
+      attempts: 1,
+    },
     {
       name: 'an HTML page with status 200',
-      replies: [{ body: '<html><head><title>Service down</title></head><body><pre>Traceback (most recent call last)</pre></body></html>', contentType: 'text/html' }],
+      replies: [
+        { body: '<html><head><title>Service down</title></head><body><pre>Traceback (most recent call last)</pre></body></html>', contentType: 'text/html' },
+      ],
       message: 'no source answered: exoplanet-archive answered with an HTML page instead of JSON',
       attempts: 1,
     },
@@ -97,7 +116,11 @@ describeOnEachEngine('upstream faults through the server', (engine) => {
   }
 
   it('after a 429 with Retry-After: 1 the call waits as told, then succeeds and is charged once', async () => {
-    fake.on('/search', json({ error: 'slow down' }, { status: 429, headers: { 'retry-after': '1' } }), json(fixture('oeis', 'hand-made-bare-array-fibonacci.json')));
+    fake.on(
+      '/search',
+      json({ error: 'slow down' }, { status: 429, headers: { 'retry-after': '1' } }),
+      json(fixture('oeis', 'hand-made-bare-array-fibonacci.json')),
+    );
     const caller = await newCaller(engine.db, 5);
     const answer = await call(server.baseUrl, '/api/v1/lookup_integer_sequence', { method: 'POST', key: caller.key, body: { query: 'fibonacci retry' } });
     expect([answer.status, answer.body.credits_used, await getBalance(engine.db, caller.accountId)]).to.deep.equal([200, 1, 4]);

@@ -47,13 +47,23 @@ describeRecordings('doaj', () => {
       const body = await tool('journal_info', { journal: '1980-4466' });
       const [record] = body.records;
       expect([record.id, record.title, body.summary]).to.deep.equal([
-        'doaj:0363f2df5e80496fabf11a8ba5853a58', 'Revista CPC',
+        'doaj:0363f2df5e80496fabf11a8ba5853a58',
+        'Revista CPC',
         'Revista CPC (Universidade de São Paulo (USP)): Listed in the Directory of Open Access Journals (DOAJ). Charges no article processing charge.',
       ]);
       expect(record.data).to.deep.equal({
-        publisher: 'Universidade de São Paulo (USP)', issn_l: '1980-4466', issns: ['1980-4466'], is_in_doaj: true, has_apc: false, oa_licenses: ['CC BY-NC-SA'],
-        homepage_url: 'http://www.revistas.usp.br/cpc/index', country_code: 'BR', subjects: ['Museums. Collectors and collecting'], doaj_id: '0363f2df5e80496fabf11a8ba5853a58',
-        signals: ['Listed in the Directory of Open Access Journals (DOAJ).', 'Charges no article processing charge.'], found_in: ['doaj'],
+        publisher: 'Universidade de São Paulo (USP)',
+        issn_l: '1980-4466',
+        issns: ['1980-4466'],
+        is_in_doaj: true,
+        has_apc: false,
+        oa_licenses: ['CC BY-NC-SA'],
+        homepage_url: 'http://www.revistas.usp.br/cpc/index',
+        country_code: 'BR',
+        subjects: ['Museums. Collectors and collecting'],
+        doaj_id: '0363f2df5e80496fabf11a8ba5853a58',
+        signals: ['Listed in the Directory of Open Access Journals (DOAJ).', 'Charges no article processing charge.'],
+        found_in: ['doaj'],
       });
     });
 
@@ -62,7 +72,12 @@ describeRecordings('doaj', () => {
       fakes.eric.on('/', json(recording('eric', 'search-blockchain-json.json')));
       fakes.dblp.on('/publ/api', json(recording('dblp', 'search-publ-q-test-star-2019.json')));
       const body = await tool('search_papers', { query: 'test', sources: ['inspire-hep', 'eric', 'dblp'], limit: 30 });
-      const ids = body.records.map((record: { id: string; data: Record<string, unknown> }) => [record.id, record.data.inspire_id, record.data.eric_id, record.data.dblp_key]);
+      const ids = body.records.map((record: { id: string; data: Record<string, unknown> }) => [
+        record.id,
+        record.data.inspire_id,
+        record.data.eric_id,
+        record.data.dblp_key,
+      ]);
       expect(ids.slice(0, 3)).to.deep.equal([
         ['inspire-hep:1842768', '1842768', undefined, undefined],
         ['eric:EJ1286736', undefined, 'EJ1286736', undefined],
@@ -76,11 +91,24 @@ describeRecordings('doaj', () => {
       const byPmcid = await tool('get_paper', { id: 'PMC12120539' });
       expect(fakes.europepmc.hits[0]!.query.get('query')).to.equal('PMCID:PMC12120539');
       expect(byPmcid.records[0].id).to.equal('europepmc:MED/40437959');
-      expect(byPmcid.records[0].data).to.deep.include({ doi: '10.1002/hpja.70059', pmid: '40437959', pmcid: 'PMC12120539', volume: '36', issue: '3', pages: 'e70059' });
+      expect(byPmcid.records[0].data).to.deep.include({
+        doi: '10.1002/hpja.70059',
+        pmid: '40437959',
+        pmcid: 'PMC12120539',
+        volume: '36',
+        issue: '3',
+        pages: 'e70059',
+      });
       fakes.arxiv.on('/query', { body: recording('arxiv', 'id_list-2104.12255v1.xml'), contentType: 'application/atom+xml' });
       const byArxiv = await tool('get_paper', { id: 'arXiv:2104.12255v1' });
       expect([byArxiv.records[0].id, byArxiv.records[0].title]).to.deep.equal(['arxiv:2104.12255v1', '0']);
-      expect(byArxiv.records[0].data).to.deep.include({ arxiv_id: '2104.12255', year: 2021, publication_date: '2021-04-20', venue: 'arXiv (cs.CR)', authors: ['Quan Thoi Minh Nguyen'] });
+      expect(byArxiv.records[0].data).to.deep.include({
+        arxiv_id: '2104.12255',
+        year: 2021,
+        publication_date: '2021-04-20',
+        venue: 'arXiv (cs.CR)',
+        authors: ['Quan Thoi Minh Nguyen'],
+      });
     });
   });
 });

@@ -14,9 +14,20 @@ const SOURCES: SourceId[] = ['usgs-earthquakes', 'simbad'];
 
 /** A two-source tool for this test: search_papers' route, asking both sources through the real upstream layer. */
 const twoSources: ToolHandlers<ToolContext>['search_papers'] = async (args, context) => {
-  const fan = await fanOut(SOURCES.map((source) => ({ source, run: () => context.upstream.getJson<{ title: string }>(source, { path: `/${source}`, searchParams: { q: args.query } }) })));
+  const fan = await fanOut(
+    SOURCES.map((source) => ({
+      source,
+      run: () => context.upstream.getJson<{ title: string }>(source, { path: `/${source}`, searchParams: { q: args.query } }),
+    })),
+  );
   const records = fan.answered.map(({ source, value }) =>
-    makeRecord(context.upstream, source, { nativeId: 'x1', type: 'paper', title: value.body.title, retrievedAt: value.retrievedAt, data: { found_in: [source] } }),
+    makeRecord(context.upstream, source, {
+      nativeId: 'x1',
+      type: 'paper',
+      title: value.body.title,
+      retrievedAt: value.retrievedAt,
+      data: { found_in: [source] },
+    }),
   );
   return assemble(fan, records as never, `${records.length} of ${SOURCES.length} sources answered.`);
 };
@@ -45,7 +56,10 @@ describeOnEachEngine('a tool whose sources partly fail, over HTTP', (engine) => 
     expect(answer.status).to.equal(200);
     expect(Object.keys(answer.body)).to.deep.equal(['summary', 'records', 'partial', 'failedSources', 'credits_used', 'call_id']);
     expect([answer.body.summary, answer.body.partial, answer.body.failedSources, answer.body.credits_used]).to.deep.equal([
-      '1 of 2 sources answered.', true, [{ source: 'simbad', error: 'simbad answered HTTP 400: bad request: unknown column' }], 1,
+      '1 of 2 sources answered.',
+      true,
+      [{ source: 'simbad', error: 'simbad answered HTTP 400: bad request: unknown column' }],
+      1,
     ]);
     expect(answer.body.records.map((record: { id: string; title: string }) => [record.id, record.title])).to.deep.equal([['usgs-earthquakes:x1', 'answered']]);
     expect(nullPaths(answer.body)).to.deep.equal([]);
@@ -57,9 +71,15 @@ describeOnEachEngine('a tool whose sources partly fail, over HTTP', (engine) => 
     fake.on('/simbad', { body: '<html><title>Down</title></html>', contentType: 'text/html' });
     const caller = await newCaller(engine.db, 5);
     const answer = await call(server.baseUrl, '/api/v1/search_papers', { method: 'POST', key: caller.key, body: { query: 'none' } });
-    expect([answer.status, answer.body]).to.deep.equal([502, {
-      error: { code: 'upstream_error', message: 'no source answered: usgs-earthquakes answered HTTP 404: No such method.; simbad answered with an HTML page instead of JSON' },
-    }]);
+    expect([answer.status, answer.body]).to.deep.equal([
+      502,
+      {
+        error: {
+          code: 'upstream_error',
+          message: 'no source answered: usgs-earthquakes answered HTTP 404: No such method.; simbad answered with an HTML page instead of JSON',
+        },
+      },
+    ]);
     expect(await getBalance(engine.db, caller.accountId)).to.equal(5);
   });
 });

@@ -21,7 +21,9 @@ describeOnEachEngine('a 502 says when to retry when the upstream said', (engine)
     const caller = await newCaller(engine.db, 5);
     const answer = await call(server.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: { start: '2023-01-01', end: '2023-01-31' } });
     expect([answer.status, answer.headers.get('retry-after'), answer.body.error.retry_after_s]).to.deep.equal([502, '120', 120]);
-    expect(answer.body.error.message).to.equal('no source answered: usgs-earthquakes answered HTTP 429: Too many requests; it asked to wait 120 s, longer than this call may take');
+    expect(answer.body.error.message).to.equal(
+      'no source answered: usgs-earthquakes answered HTTP 429: Too many requests; it asked to wait 120 s, longer than this call may take',
+    );
     expect(fake.hits).to.have.length(1);
     expect(await getBalance(engine.db, caller.accountId)).to.equal(5);
   });

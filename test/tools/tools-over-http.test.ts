@@ -54,8 +54,15 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
       attribution: 'Source: U.S. Geological Survey, Earthquake Hazards Program (earthquake.usgs.gov)',
       retrievedAt: undefined,
       data: {
-        event_id: 'ci40000001', magnitude: 4.6, magnitude_type: 'mw', time: '2025-12-31T00:00:00.000Z', place: '12 km SW of Example, CA',
-        latitude: 34.2, longitude: -118.5, depth_km: 9.5, event_url: 'https://earthquake.usgs.gov/earthquakes/eventpage/ci40000001',
+        event_id: 'ci40000001',
+        magnitude: 4.6,
+        magnitude_type: 'mw',
+        time: '2025-12-31T00:00:00.000Z',
+        place: '12 km SW of Example, CA',
+        latitude: 34.2,
+        longitude: -118.5,
+        depth_km: 9.5,
+        event_url: 'https://earthquake.usgs.gov/earthquakes/eventpage/ci40000001',
       },
     });
     // The event without a magnitude has neither magnitude nor magnitude_type: omitted, not null.
@@ -73,11 +80,26 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
 
   it('search_earthquakes: a circle, given dates (end inclusive) and magnitude order go to the upstream', async () => {
     fake.on('/query', json(fixture('usgs-earthquakes', 'hand-made-two-events.json')));
-    const result = await charged('search_earthquakes', { latitude: 34.2, longitude: -118.5, radius_km: 50, start: '2025-12-01', end: '2025-12-31', order: 'magnitude', limit: 2 });
+    const result = await charged('search_earthquakes', {
+      latitude: 34.2,
+      longitude: -118.5,
+      radius_km: 50,
+      start: '2025-12-01',
+      end: '2025-12-31',
+      order: 'magnitude',
+      limit: 2,
+    });
     expectChargedOnce(result);
     expect(Object.fromEntries(fake.hits[0]!.query)).to.deep.equal({
-      format: 'geojson', starttime: '2025-12-01T00:00:00', endtime: '2025-12-31T23:59:59', latitude: '34.2', longitude: '-118.5', maxradiuskm: '50',
-      orderby: 'magnitude', limit: '2', eventtype: 'earthquake',
+      format: 'geojson',
+      starttime: '2025-12-01T00:00:00',
+      endtime: '2025-12-31T23:59:59',
+      latitude: '34.2',
+      longitude: '-118.5',
+      maxradiuskm: '50',
+      orderby: 'magnitude',
+      limit: '2',
+      eventtype: 'earthquake',
     });
     expect(result.answer.body.summary).to.equal('2 earthquakes within 50 km of 34.2, -118.5 from 2025-12-01 to 2025-12-31, largest first.');
   });
@@ -95,12 +117,23 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
     expect(Object.fromEntries(fake.hits[0]!.query)).to.deep.equal({ q: 'id:A000045', fmt: 'json' });
     const [record] = result.answer.body.records;
     expect({ ...record, retrievedAt: undefined, data: undefined }).to.deep.equal({
-      id: 'oeis:A000045', type: 'integer_sequence', source: 'oeis', title: 'A000045: Fibonacci numbers: F(n) = F(n-1) + F(n-2) with F(0) = 0 and F(1) = 1.',
-      url: 'https://oeis.org/A000045', license: 'CC-BY-SA-4.0',
-      attribution: 'OEIS Foundation Inc., The On-Line Encyclopedia of Integer Sequences (oeis.org), CC BY-SA 4.0', retrievedAt: undefined, data: undefined,
+      id: 'oeis:A000045',
+      type: 'integer_sequence',
+      source: 'oeis',
+      title: 'A000045: Fibonacci numbers: F(n) = F(n-1) + F(n-2) with F(0) = 0 and F(1) = 1.',
+      url: 'https://oeis.org/A000045',
+      license: 'CC-BY-SA-4.0',
+      attribution: 'OEIS Foundation Inc., The On-Line Encyclopedia of Integer Sequences (oeis.org), CC BY-SA 4.0',
+      retrievedAt: undefined,
+      data: undefined,
     });
     expect(Object.keys(record.data)).to.deep.equal(['a_number', 'name', 'terms', 'offset', 'formulas', 'keywords', 'comments', 'author', 'references_count']);
-    expect([record.data.terms.slice(0, 6), record.data.offset, record.data.keywords[0], record.data.references_count]).to.deep.equal([['0', '1', '1', '2', '3', '5'], 0, 'core', 3211]);
+    expect([record.data.terms.slice(0, 6), record.data.offset, record.data.keywords[0], record.data.references_count]).to.deep.equal([
+      ['0', '1', '1', '2', '3', '5'],
+      0,
+      'core',
+      3211,
+    ]);
     expect(result.answer.body.summary).to.equal('1 integer sequence for "A000045".');
   });
 
@@ -113,15 +146,26 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
     expect(query.get('QUERY')).to.match(/ WHERE ident\.id = 'M 31'' OR ''1''=''1'$/);
     const [record] = result.answer.body.records;
     expect({ ...record, retrievedAt: undefined }).to.deep.equal({
-      id: 'simbad:M 31', type: 'astro_object', source: 'simbad', title: 'M 31', url: 'https://simbad.cds.unistra.fr/simbad/sim-id?Ident=M%2031',
-      license: 'CDS terms of use (free; cite CDS/SIMBAD)', attribution: 'This research has made use of the SIMBAD database, operated at CDS, Strasbourg, France',
+      id: 'simbad:M 31',
+      type: 'astro_object',
+      source: 'simbad',
+      title: 'M 31',
+      url: 'https://simbad.cds.unistra.fr/simbad/sim-id?Ident=M%2031',
+      license: 'CDS terms of use (free; cite CDS/SIMBAD)',
+      attribution: 'This research has made use of the SIMBAD database, operated at CDS, Strasbourg, France',
       retrievedAt: undefined,
       data: {
-        main_id: 'M 31', object_type: 'Active Galaxy Nucleus', object_type_code: 'AGN', ra_deg: 10.684708333333333, dec_deg: 41.268750000000004,
-        radial_velocity_km_s: -300, v_magnitude: 3.44, identifiers: ['NGC 224', 'UGC 454', 'NAME Andromeda', 'NAME Andromeda Galaxy'],
+        main_id: 'M 31',
+        object_type: 'Active Galaxy Nucleus',
+        object_type_code: 'AGN',
+        ra_deg: 10.684708333333333,
+        dec_deg: 41.268750000000004,
+        radial_velocity_km_s: -300,
+        v_magnitude: 3.44,
+        identifiers: ['NGC 224', 'UGC 454', 'NAME Andromeda', 'NAME Andromeda Galaxy'],
       },
     });
-    expect(result.answer.body.summary).to.equal('"M 31\' OR \'1\'=\'1" is M 31 (Active Galaxy Nucleus).');
+    expect(result.answer.body.summary).to.equal("\"M 31' OR '1'='1\" is M 31 (Active Galaxy Nucleus).");
   });
 
   it('lookup_astro_object: an unknown name is a successful, charged answer with no records', async () => {
@@ -143,9 +187,21 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
     const [first, second] = result.answer.body.records;
     expect(Object.keys(first)).to.deep.equal(['id', 'type', 'source', 'title', 'license', 'attribution', 'retrievedAt', 'data']);
     expect([first.id, first.data.insolation_earth, first.data.discovery_reference, first.data.discovery_reference_url]).to.deep.equal([
-      'exoplanet-archive:TRAPPIST-1 e', 0.66, 'Gillon et al. 2017', 'https://ui.adsabs.harvard.edu/abs/2017Natur.542..456G/abstract',
+      'exoplanet-archive:TRAPPIST-1 e',
+      0.66,
+      'Gillon et al. 2017',
+      'https://ui.adsabs.harvard.edu/abs/2017Natur.542..456G/abstract',
     ]);
-    expect(Object.keys(second.data)).to.deep.equal(['planet_name', 'host_star', 'discovery_method', 'discovery_year', 'orbital_period_days', 'radius_earth', 'insolation_earth', 'distance_pc']);
+    expect(Object.keys(second.data)).to.deep.equal([
+      'planet_name',
+      'host_star',
+      'discovery_method',
+      'discovery_year',
+      'orbital_period_days',
+      'radius_earth',
+      'insolation_earth',
+      'distance_pc',
+    ]);
     expect(result.answer.body.summary).to.equal('2 confirmed exoplanets around TRAPPIST-1, in the approximate habitable zone.');
   });
 
@@ -156,14 +212,33 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
     expect(fake.hits[0]!.query.get('QUERY')).to.contain("CIRCLE('ICRS', 280, -60, 0.01)) ORDER BY phot_g_mean_mag ASC");
     expect(fake.hits[0]!.query.get('QUERY')).to.match(/^SELECT TOP 50 /);
     const records = result.answer.body.records;
-    expect(records.map((record: { id: string }) => record.id)).to.deep.equal(['gaia:6636090339112400000', 'gaia:6636090334814214528', 'gaia:6636090339113038336']);
+    expect(records.map((record: { id: string }) => record.id)).to.deep.equal([
+      'gaia:6636090339112400000',
+      'gaia:6636090334814214528',
+      'gaia:6636090339113038336',
+    ]);
     expect({ ...records[0], retrievedAt: undefined }).to.deep.equal({
-      id: 'gaia:6636090339112400000', type: 'gaia_source', source: 'gaia', title: 'Gaia DR3 6636090339112400000',
+      id: 'gaia:6636090339112400000',
+      type: 'gaia_source',
+      source: 'gaia',
+      title: 'Gaia DR3 6636090339112400000',
       license: 'Gaia archive terms (open and free, credit ESA/Gaia/DPAC)',
-      attribution: 'This work has made use of data from the European Space Agency (ESA) mission Gaia, processed by the Gaia DPAC', retrievedAt: undefined,
+      attribution: 'This work has made use of data from the European Space Agency (ESA) mission Gaia, processed by the Gaia DPAC',
+      retrievedAt: undefined,
       data: {
-        source_id: '6636090339112400000', ra_deg: 280.0040000000001, dec_deg: -59.99800000000001, distance_deg: 0.0021, parallax_mas: 1.2345, parallax_error_mas: 0.02,
-        pm_ra_mas_yr: 3.5, pm_dec_mas_yr: -4.25, g_mag: 12.25, bp_mag: 12.6, rp_mag: 11.7, radial_velocity_km_s: -15.5, teff_k: 5400.5,
+        source_id: '6636090339112400000',
+        ra_deg: 280.0040000000001,
+        dec_deg: -59.99800000000001,
+        distance_deg: 0.0021,
+        parallax_mas: 1.2345,
+        parallax_error_mas: 0.02,
+        pm_ra_mas_yr: 3.5,
+        pm_dec_mas_yr: -4.25,
+        g_mag: 12.25,
+        bp_mag: 12.6,
+        rp_mag: 11.7,
+        radial_velocity_km_s: -15.5,
+        teff_k: 5400.5,
       },
     });
     expect(records[2].data).to.deep.equal({ source_id: '6636090339113038336', ra_deg: 279.999, dec_deg: -60.001, distance_deg: 0.0011 });
@@ -190,15 +265,29 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
       fake.on('/query', json(recording('usgs-earthquakes', 'query-northridge-m6.6-one-result.json')));
       const result = await charged('search_earthquakes', { start: '1994-01-17', end: '1994-01-18', min_magnitude: 6.6 });
       expectChargedOnce(result);
-      expect(result.answer.body.records.map((record: { retrievedAt: string }) => ({ ...record, retrievedAt: undefined }))).to.deep.equal([{
-        id: 'usgs-earthquakes:ci3144585', type: 'earthquake', source: 'usgs-earthquakes', title: 'M 6.7 - 1km NNW of Reseda, CA',
-        url: 'https://earthquake.usgs.gov/earthquakes/eventpage/ci3144585', license: 'public domain (US government)',
-        attribution: 'Source: U.S. Geological Survey, Earthquake Hazards Program (earthquake.usgs.gov)', retrievedAt: undefined,
-        data: {
-          event_id: 'ci3144585', magnitude: 6.7, magnitude_type: 'mw', time: '1994-01-17T12:30:55.390Z', place: '1km NNW of Reseda, CA',
-          latitude: 34.213, longitude: -118.537, depth_km: 18.202, event_url: 'https://earthquake.usgs.gov/earthquakes/eventpage/ci3144585',
+      expect(result.answer.body.records.map((record: { retrievedAt: string }) => ({ ...record, retrievedAt: undefined }))).to.deep.equal([
+        {
+          id: 'usgs-earthquakes:ci3144585',
+          type: 'earthquake',
+          source: 'usgs-earthquakes',
+          title: 'M 6.7 - 1km NNW of Reseda, CA',
+          url: 'https://earthquake.usgs.gov/earthquakes/eventpage/ci3144585',
+          license: 'public domain (US government)',
+          attribution: 'Source: U.S. Geological Survey, Earthquake Hazards Program (earthquake.usgs.gov)',
+          retrievedAt: undefined,
+          data: {
+            event_id: 'ci3144585',
+            magnitude: 6.7,
+            magnitude_type: 'mw',
+            time: '1994-01-17T12:30:55.390Z',
+            place: '1km NNW of Reseda, CA',
+            latitude: 34.213,
+            longitude: -118.537,
+            depth_km: 18.202,
+            event_url: 'https://earthquake.usgs.gov/earthquakes/eventpage/ci3144585',
+          },
         },
-      }]);
+      ]);
     });
   });
 
@@ -210,8 +299,15 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
       const [record] = result.answer.body.records;
       expect([record.id, record.title, record.url]).to.deep.equal(['oeis:A144640', 'A144640: Row sums from A144562.', 'https://oeis.org/A144640']);
       expect({ ...record.data, terms: record.data.terms.slice(0, 5), formulas: record.data.formulas.length }).to.deep.equal({
-        a_number: 'A144640', name: 'Row sums from A144562.', terms: ['3', '17', '48', '102', '185'], offset: 1, formulas: 3, keywords: ['nonn', 'easy'],
-        comments: ['Row 2 of the convolution array A213833. - _Clark Kimberling_, Jul 04 2012'], author: '_Vincenzo Librandi_, Jan 21 2009, Jun 29 2009', references_count: 2,
+        a_number: 'A144640',
+        name: 'Row sums from A144562.',
+        terms: ['3', '17', '48', '102', '185'],
+        offset: 1,
+        formulas: 3,
+        keywords: ['nonn', 'easy'],
+        comments: ['Row 2 of the convolution array A213833. - _Clark Kimberling_, Jul 04 2012'],
+        author: '_Vincenzo Librandi_, Jan 21 2009, Jun 29 2009',
+        references_count: 2,
       });
       expect(record.data.terms).to.have.length(41);
     });
@@ -223,11 +319,23 @@ describeOnEachEngine('the first five real tools over HTTP', (engine) => {
       const result = await charged('query_gaia', { ra: 280.0000090102581, dec: -59.99999411725738, radius_deg: 0.005555555555555556 });
       expectChargedOnce(result);
       const records = result.answer.body.records;
-      expect(records.map((record: { id: string }) => record.id)).to.deep.equal(['gaia:6636090339113063296', 'gaia:6636090334814214528', 'gaia:6636090339112400000']);
+      expect(records.map((record: { id: string }) => record.id)).to.deep.equal([
+        'gaia:6636090339113063296',
+        'gaia:6636090334814214528',
+        'gaia:6636090339112400000',
+      ]);
       expect(records[0].data).to.deep.equal({
-        source_id: '6636090339113063296', ra_deg: 280.00510823916443, dec_deg: -59.99710959400066, distance_deg: 0.0038498801828703495,
-        parallax_mas: 2.096927412106962, parallax_error_mas: 0.054068767, pm_ra_mas_yr: -30.119519430442956, pm_dec_mas_yr: 7.282709094639535,
-        g_mag: 16.610226, bp_mag: 17.56058, rp_mag: 15.651623,
+        source_id: '6636090339113063296',
+        ra_deg: 280.00510823916443,
+        dec_deg: -59.99710959400066,
+        distance_deg: 0.0038498801828703495,
+        parallax_mas: 2.096927412106962,
+        parallax_error_mas: 0.054068767,
+        pm_ra_mas_yr: -30.119519430442956,
+        pm_dec_mas_yr: 7.282709094639535,
+        g_mag: 16.610226,
+        bp_mag: 17.56058,
+        rp_mag: 15.651623,
       });
       expect(Object.keys(records[2].data)).to.deep.equal(['source_id', 'ra_deg', 'dec_deg', 'distance_deg', 'g_mag', 'bp_mag', 'rp_mag']);
     });

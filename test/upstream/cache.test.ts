@@ -98,11 +98,19 @@ describe('JSON with 64-bit integers', () => {
   it('turns only unsafe integer literals outside strings into decimal strings', () => {
     const text = '{"id": 6636090334814214528, "small": 9007199254740991, "neg": -9223372036854775807, "f": 1.5e300, "s": "12345678901234567890", "a": [1, 2]}';
     expect(parseJsonKeepingBigIntegers(text)).to.deep.equal({
-      id: '6636090334814214528', small: 9007199254740991, neg: '-9223372036854775807', f: 1.5e300, s: '12345678901234567890', a: [1, 2],
+      id: '6636090334814214528',
+      small: 9007199254740991,
+      neg: '-9223372036854775807',
+      f: 1.5e300,
+      s: '12345678901234567890',
+      a: [1, 2],
     });
   });
   it('leaves escaped quotes inside strings alone', () => {
-    expect(parseJsonKeepingBigIntegers('["a \\" 12345678901234567890", 12345678901234567890]')).to.deep.equal(['a " 12345678901234567890', '12345678901234567890']);
+    expect(parseJsonKeepingBigIntegers('["a \\" 12345678901234567890", 12345678901234567890]')).to.deep.equal([
+      'a " 12345678901234567890',
+      '12345678901234567890',
+    ]);
   });
 });
 

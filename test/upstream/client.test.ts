@@ -81,7 +81,11 @@ describe('the upstream HTTP layer', () => {
     it('gives up after three attempts with the upstream reason in the message', async () => {
       fake.on('/query', { status: 503, body: 'Error 503: Service Unavailable\n\nThe catalogue is being updated.\n', contentType: 'text/plain' });
       const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
-      expect([error.kind, error.status, error.message]).to.deep.equal(['http_error', 503, 'usgs-earthquakes answered HTTP 503: The catalogue is being updated.']);
+      expect([error.kind, error.status, error.message]).to.deep.equal([
+        'http_error',
+        503,
+        'usgs-earthquakes answered HTTP 503: The catalogue is being updated.',
+      ]);
       expect(fake.hits).to.have.length(3);
     });
     it('does not wait for a Retry-After longer than the call may take', async () => {
@@ -135,7 +139,10 @@ describe('the upstream HTTP layer', () => {
       ]);
     });
     it('an HTML page with status 200 is refused, its markup never quoted', async () => {
-      fake.on('/query', { body: '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><script>x</script></body></html>', contentType: 'text/html' });
+      fake.on('/query', {
+        body: '<!DOCTYPE html><html><head><title>Maintenance</title></head><body><script>x</script></body></html>',
+        contentType: 'text/html',
+      });
       const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
       expect(error.message).to.equal('usgs-earthquakes answered with an HTML page instead of JSON');
     });
@@ -161,7 +168,11 @@ describe('the upstream HTTP layer', () => {
     });
     it('with its key set, the key goes where the source takes it and not into the address shown', async () => {
       fake.on('/series/observations', json({ observations: [] }));
-      const answer = await clientFor(fake, { key: 'k-123' }).getJson('fred', { path: '/series/observations', searchParams: { series_id: 'GDP' }, key: { query: 'api_key' } });
+      const answer = await clientFor(fake, { key: 'k-123' }).getJson('fred', {
+        path: '/series/observations',
+        searchParams: { series_id: 'GDP' },
+        key: { query: 'api_key' },
+      });
       expect(fake.hits[0]!.query.get('api_key')).to.equal('k-123');
       expect(answer.url).to.equal(`${fake.url}/series/observations?series_id=GDP`);
     });
@@ -222,7 +233,9 @@ describe('the upstream HTTP layer', () => {
       fake.on('/query', { status: 302, body: 'moved', contentType: 'text/plain', headers: { location: `${elsewhere.url}/stolen` } });
       const error = await failure(clientFor(fake).getJson('usgs-earthquakes', { path: '/query' }));
       expect([error.kind, error.status, error.message]).to.deep.equal([
-        'redirect', 302, `usgs-earthquakes answered HTTP 302: redirected to another host (${new URL(elsewhere.url).host}), which is never followed`,
+        'redirect',
+        302,
+        `usgs-earthquakes answered HTTP 302: redirected to another host (${new URL(elsewhere.url).host}), which is never followed`,
       ]);
       expect([fake.hits.length, elsewhere.hits.length]).to.deep.equal([1, 0]);
     });
@@ -245,7 +258,10 @@ describe('the upstream HTTP layer', () => {
     it('a 1 GiB gzip bomb stops at the body cap, once, without retry', async () => {
       fake.on('/query', { fault: 'gzip_bomb', expandsTo: 1024 ** 3 });
       const error = await failure(clientFor(fake, { timeoutMs: 20_000 }).getJson('usgs-earthquakes', { path: '/query' }));
-      expect([error.kind, error.message]).to.deep.equal(['too_large', 'usgs-earthquakes answered with more than 8 MiB, the most read from it; ask for fewer results']);
+      expect([error.kind, error.message]).to.deep.equal([
+        'too_large',
+        'usgs-earthquakes answered with more than 8 MiB, the most read from it; ask for fewer results',
+      ]);
       expect(fake.hits).to.have.length(1);
     });
     it('an endless body stops at the body cap, once, without retry', async () => {
@@ -275,18 +291,20 @@ describe('the upstream HTTP layer', () => {
 
   describe('upstream error reasons', () => {
     describeRecordings('crossref', () => {
-      it('Crossref\'s validation failure gives its message', async () => {
+      it("Crossref's validation failure gives its message", async () => {
         fake.on('/works', { status: 400, body: recording('crossref', 'error-400-validation-failure.json'), contentType: 'application/json' });
         const error = await failure(clientFor(fake).getJson('crossref', { path: '/works' }));
         expect(error.message).to.equal('crossref answered HTTP 400: Integer specified as 200 but must be a positive integer less than or equal to 100.');
       });
     });
     describeRecordings('openalex', () => {
-      it('OpenAlex\'s invalid filter gives its error and the start of its message, at most 200 characters', async () => {
+      it("OpenAlex's invalid filter gives its error and the start of its message, at most 200 characters", async () => {
         fake.on('/works', { status: 400, body: recording('openalex', 'error-400-invalid-filter.json'), contentType: 'application/json' });
         const error = await failure(clientFor(fake).getJson('openalex', { path: '/works' }));
         const reason = error.message.replace('openalex answered HTTP 400: ', '');
-        expect(reason).to.match(/^Invalid query parameters error: DOESNTEXIST is not a valid field\. Valid fields are underscore or hyphenated versions of: abstract\.search, /);
+        expect(reason).to.match(
+          /^Invalid query parameters error: DOESNTEXIST is not a valid field\. Valid fields are underscore or hyphenated versions of: abstract\.search, /,
+        );
         expect([reason.length, reason.endsWith('…')]).to.deep.equal([200, true]);
       });
     });

@@ -38,7 +38,14 @@ async function settle(run: () => Promise<unknown>): Promise<unknown> {
   }
 }
 
-const HOSTILE = ['10.1234/../../admin', '10.1234/a?x=1&api_key=stolen', '10.1234/a#frag', '10.1234/a%2F..%2F..%2Fadmin', '10.1234/a b', '10.1234/a\\..\\..\\admin'];
+const HOSTILE = [
+  '10.1234/../../admin',
+  '10.1234/a?x=1&api_key=stolen',
+  '10.1234/a#frag',
+  '10.1234/a%2F..%2F..%2Fadmin',
+  '10.1234/a b',
+  '10.1234/a\\..\\..\\admin',
+];
 
 describe('identifiers in upstream addresses', () => {
   let fake: FakeUpstream;
@@ -59,7 +66,13 @@ describe('identifiers in upstream addresses', () => {
       expect(path`/${keepSlashes('10.1/a?b')}`).to.equal('/10.1/a%3Fb');
     });
     it('refuses an empty, "." or ".." part as invalid input', () => {
-      for (const [route, value] of [['one', '..'], ['one', ''], ['slashes', '10.1/../x'], ['slashes', '10.1/./x'], ['slashes', '10.1//x']] as const) {
+      for (const [route, value] of [
+        ['one', '..'],
+        ['one', ''],
+        ['slashes', '10.1/../x'],
+        ['slashes', '10.1/./x'],
+        ['slashes', '10.1//x'],
+      ] as const) {
         const build = () => (route === 'one' ? path`/a/${value}` : path`/a/${keepSlashes(value)}`);
         expect(build).to.throw(ApiError, /is not an identifier that can be looked up/);
       }
@@ -67,7 +80,7 @@ describe('identifiers in upstream addresses', () => {
   });
 
   describe('the client', () => {
-    it('refuses a path that resolves outside the source\'s base, a hidden query or another host, without asking', async () => {
+    it("refuses a path that resolves outside the source's base, a hidden query or another host, without asking", async () => {
       for (const bad of ['/../other', '/%2e%2e/other', '/a?x=1', '/a#x', '@evil.example/x', '/a\\..\\..\\x']) {
         const error = await settle(() => upstream.getJson('crossref', { path: bad }));
         expect(error, bad).to.be.instanceOf(ApiError);

@@ -33,7 +33,8 @@ function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
 
 export function accountApiRouter(db: Knex, keys: KeyVerifier, limits: RateLimits): Router {
   const router = express.Router();
-  const keyed = (work: (owner: Owner, request: Request, response: Response) => Promise<unknown>, status = 200): RequestHandler =>
+  const keyed =
+    (work: (owner: Owner, request: Request, response: Response) => Promise<unknown>, status = 200): RequestHandler =>
     async (request, response) => {
       const caller = await authenticate(request, keys, limits);
       const owner = { accountId: caller.accountId, keyId: caller.keyId };
@@ -44,26 +45,50 @@ export function accountApiRouter(db: Knex, keys: KeyVerifier, limits: RateLimits
       response.status(status).json(answer);
     };
 
-  router.get('/api/v1/account/keys', keyed(async (owner) => ({ keys: await ownerKeys(db, owner) })));
-  router.post('/api/v1/account/keys', parseJson, keyed(async (owner, request) => {
-    const body = objectBody(request);
-    onlyFields(body, ['name']);
-    return createOwnerKey(db, owner, body.name);
-  }, 201));
-  router.patch('/api/v1/account/keys/:key_id', parseJson, keyed(async (owner, request) => {
-    const body = objectBody(request);
-    onlyFields(body, ['name']);
-    if (!('name' in body)) throw new ApiError('invalid_input', 'name: required (null removes the name)');
-    return renameOwnerKey(db, owner, String(request.params.key_id), body.name);
-  }));
-  router.delete('/api/v1/account/keys/:key_id', keyed(async (owner, request) => deleteOwnerKey(db, owner, String(request.params.key_id))));
-  router.put('/api/v1/account/packs/:pack', parseJson, keyed(async (owner, request) => {
-    const body = objectBody(request);
-    onlyFields(body, ['enabled']);
-    return { packs: await setOwnerPack(db, owner, String(request.params.pack), body.enabled) };
-  }));
-  router.get('/api/v1/account/usage', keyed(async (owner, request) => ownerUsage(db, owner, { from: request.query.from, to: request.query.to })));
-  router.get('/api/v1/account/changes', keyed(async (owner) => ({ changes: await ownerChanges(db, owner) })));
+  router.get(
+    '/api/v1/account/keys',
+    keyed(async (owner) => ({ keys: await ownerKeys(db, owner) })),
+  );
+  router.post(
+    '/api/v1/account/keys',
+    parseJson,
+    keyed(async (owner, request) => {
+      const body = objectBody(request);
+      onlyFields(body, ['name']);
+      return createOwnerKey(db, owner, body.name);
+    }, 201),
+  );
+  router.patch(
+    '/api/v1/account/keys/:key_id',
+    parseJson,
+    keyed(async (owner, request) => {
+      const body = objectBody(request);
+      onlyFields(body, ['name']);
+      if (!('name' in body)) throw new ApiError('invalid_input', 'name: required (null removes the name)');
+      return renameOwnerKey(db, owner, String(request.params.key_id), body.name);
+    }),
+  );
+  router.delete(
+    '/api/v1/account/keys/:key_id',
+    keyed(async (owner, request) => deleteOwnerKey(db, owner, String(request.params.key_id))),
+  );
+  router.put(
+    '/api/v1/account/packs/:pack',
+    parseJson,
+    keyed(async (owner, request) => {
+      const body = objectBody(request);
+      onlyFields(body, ['enabled']);
+      return { packs: await setOwnerPack(db, owner, String(request.params.pack), body.enabled) };
+    }),
+  );
+  router.get(
+    '/api/v1/account/usage',
+    keyed(async (owner, request) => ownerUsage(db, owner, { from: request.query.from, to: request.query.to })),
+  );
+  router.get(
+    '/api/v1/account/changes',
+    keyed(async (owner) => ({ changes: await ownerChanges(db, owner) })),
+  );
 
   const allowed: Record<string, string> = {
     '/api/v1/account/keys': 'GET, POST',

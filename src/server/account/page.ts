@@ -55,9 +55,18 @@ export function accountPageRouter({ db, keys, limits, sessionMinutes, publicBase
   const lifetimeMs = sessionMinutes * 60_000;
   const cookieToken = (request: Request): string | undefined => parseCookie(request.get('cookie') ?? '')[SESSION_COOKIE];
   const setCookie = (request: Request, response: Response, token: string, maxAgeSeconds: number): void => {
-    response.append('Set-Cookie', stringifySetCookie({
-      name: SESSION_COOKIE, value: token, path: '/account', httpOnly: true, sameSite: 'strict', secure: publicHttps || request.secure, maxAge: maxAgeSeconds,
-    }));
+    response.append(
+      'Set-Cookie',
+      stringifySetCookie({
+        name: SESSION_COOKIE,
+        value: token,
+        path: '/account',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: publicHttps || request.secure,
+        maxAge: maxAgeSeconds,
+      }),
+    );
   };
 
   /** The request's live session, or 401; for changes, also the CSRF token or 403. */
@@ -69,14 +78,16 @@ export function accountPageRouter({ db, keys, limits, sessionMinutes, publicBase
     }
     return session;
   };
-  const signedIn = (work: (session: Session, request: Request) => Promise<unknown>, forChange = true): RequestHandler => async (request, response) => {
-    response.set('Cache-Control', 'no-store');
-    const session = await sessionOf(request, forChange);
-    const answer = await work(session, request);
-    // A key deleted or a pack switched here counts on this process at once (others within KEY_CACHE_MS).
-    if (forChange) keys.forgetAccount(session.accountId);
-    response.json(answer);
-  };
+  const signedIn =
+    (work: (session: Session, request: Request) => Promise<unknown>, forChange = true): RequestHandler =>
+    async (request, response) => {
+      response.set('Cache-Control', 'no-store');
+      const session = await sessionOf(request, forChange);
+      const answer = await work(session, request);
+      // A key deleted or a pack switched here counts on this process at once (others within KEY_CACHE_MS).
+      if (forChange) keys.forgetAccount(session.accountId);
+      response.json(answer);
+    };
   const field = (request: Request, name: string): unknown => {
     const body: unknown = request.body;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('invalid_input', 'body: must be a JSON object');
@@ -133,14 +144,33 @@ export function accountPageRouter({ db, keys, limits, sessionMinutes, publicBase
     response.json({ signed_out: true, account_id: session.accountId });
   });
 
-  router.get('/account/api/overview', signedIn(async (session) => {
-    const [account, keys, usage, changes] = await Promise.all([ownerAccount(db, session), ownerKeys(db, session), ownerUsage(db, session, {}), ownerChanges(db, session)]);
-    return { account, pack_titles: Object.fromEntries(packs.map((pack) => [pack.id, pack.title])), keys, usage, changes: changes.slice(0, 10) };
-  }, false));
-  router.post('/account/api/keys', parseJson, signedIn(async (session, request) => createOwnerKey(db, session, field(request, 'name'))));
-  router.delete('/account/api/keys/:key_id', signedIn(async (session, request) => deleteOwnerKey(db, session, String(request.params.key_id))));
-  router.put('/account/api/packs/:pack', parseJson, signedIn(async (session, request) => ({
-    packs: await setOwnerPack(db, session, String(request.params.pack), field(request, 'enabled')),
-  })));
+  router.get(
+    '/account/api/overview',
+    signedIn(async (session) => {
+      const [account, keys, usage, changes] = await Promise.all([
+        ownerAccount(db, session),
+        ownerKeys(db, session),
+        ownerUsage(db, session, {}),
+        ownerChanges(db, session),
+      ]);
+      return { account, pack_titles: Object.fromEntries(packs.map((pack) => [pack.id, pack.title])), keys, usage, changes: changes.slice(0, 10) };
+    }, false),
+  );
+  router.post(
+    '/account/api/keys',
+    parseJson,
+    signedIn(async (session, request) => createOwnerKey(db, session, field(request, 'name'))),
+  );
+  router.delete(
+    '/account/api/keys/:key_id',
+    signedIn(async (session, request) => deleteOwnerKey(db, session, String(request.params.key_id))),
+  );
+  router.put(
+    '/account/api/packs/:pack',
+    parseJson,
+    signedIn(async (session, request) => ({
+      packs: await setOwnerPack(db, session, String(request.params.pack), field(request, 'enabled')),
+    })),
+  );
   return router;
 }

@@ -49,7 +49,9 @@ export async function findSession(db: Knex, token: string | undefined, now = new
 }
 
 export async function closeSession(db: Knex, token: string): Promise<void> {
-  await db('account_sessions').where({ token_hash: hash(token) }).delete();
+  await db('account_sessions')
+    .where({ token_hash: hash(token) })
+    .delete();
 }
 
 /** Compares in constant time, so the token cannot be guessed a character at a time. */

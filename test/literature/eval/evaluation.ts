@@ -55,8 +55,9 @@ function rowOf(item: Labelled, checked: Checked): Row {
   const right = matchedRight(item, checked);
   const retracted = actual !== 'not_found' && checked.verdict.best !== undefined && isRetracted(checked.verdict.best.paper);
   const correct =
-    item.expected === 'not_found' ? actual === 'not_found' :
-    actual === item.expected && right && (item.field === undefined || fields.includes(item.field)) && (item.category !== 'retracted' || retracted);
+    item.expected === 'not_found'
+      ? actual === 'not_found'
+      : actual === item.expected && right && (item.field === undefined || fields.includes(item.field)) && (item.category !== 'retracted' || retracted);
   return { ...item, actual, fields, matchedRight: right, retracted, correct };
 }
 
@@ -71,7 +72,10 @@ export async function runEvaluation(set: Labelled[] = fullSet): Promise<Evaluati
   // The fake index is a local server: paced like one, not at the real APIs' published rates.
   Object.assign(upstream, { limiter: new HostGroupLimiter(() => ({ requestsPerSecond: 10_000, concurrency: 8 })) });
   try {
-    const checked = await checkAll(upstream, set.map((item) => item.reference));
+    const checked = await checkAll(
+      upstream,
+      set.map((item) => item.reference),
+    );
     const rows = set.map((item, index) => rowOf(item, checked[index]!));
     const corrected = rows.filter((row) => row.expected === 'corrected');
     return {
@@ -82,8 +86,13 @@ export async function runEvaluation(set: Labelled[] = fullSet): Promise<Evaluati
       byCategory: Object.fromEntries(CATEGORIES.map((category) => [category, tally(rows.filter((row) => row.category === category))])),
       byStyle: Object.fromEntries([...STYLES, 'verbatim' as const].map((style) => [style, tally(rows.filter((row) => row.style === style))])),
       fabricatedVerified: rows.filter((row) => row.category === 'fabricated' && row.actual === 'verified').length,
-      borrowedDoiVerified: rows.filter((row) => (row.category === 'borrowed_doi' || (row.category === 'fabricated' && /\b10\.\d{4,9}\//.test(row.reference))) && row.actual === 'verified').length,
-      retractedFlagged: { total: rows.filter((row) => row.category === 'retracted').length, correct: rows.filter((row) => row.category === 'retracted' && row.retracted && row.matchedRight).length },
+      borrowedDoiVerified: rows.filter(
+        (row) => (row.category === 'borrowed_doi' || (row.category === 'fabricated' && /\b10\.\d{4,9}\//.test(row.reference))) && row.actual === 'verified',
+      ).length,
+      retractedFlagged: {
+        total: rows.filter((row) => row.category === 'retracted').length,
+        correct: rows.filter((row) => row.category === 'retracted' && row.retracted && row.matchedRight).length,
+      },
       fieldNamed: { total: corrected.length, correct: corrected.filter((row) => row.field !== undefined && row.fields.includes(row.field)).length },
     };
   } finally {
@@ -122,7 +131,14 @@ export function report(result: EvaluationResult, showHeldOut = false): string {
   const misses = result.rows.filter((row) => !row.correct && (showHeldOut || !row.heldOut));
   const hidden = result.rows.filter((row) => !row.correct && row.heldOut && !showHeldOut).length;
   if (misses.length > 0) {
-    lines.push('', 'misses:', ...misses.map((row) => `  [${row.category}/${row.style}${row.heldOut ? '/held-out' : ''}] expected ${row.expected}${row.field ? ` (${row.field})` : ''}, got ${row.actual} [${row.fields.join(', ')}]${row.expected !== 'not_found' && !row.matchedRight ? ' (other paper)' : ''}: ${row.reference.replace(/\s+/g, ' ').slice(0, 160)}`));
+    lines.push(
+      '',
+      'misses:',
+      ...misses.map(
+        (row) =>
+          `  [${row.category}/${row.style}${row.heldOut ? '/held-out' : ''}] expected ${row.expected}${row.field ? ` (${row.field})` : ''}, got ${row.actual} [${row.fields.join(', ')}]${row.expected !== 'not_found' && !row.matchedRight ? ' (other paper)' : ''}: ${row.reference.replace(/\s+/g, ' ').slice(0, 160)}`,
+      ),
+    );
   }
   if (hidden > 0) lines.push(`  (${hidden} held-out misses not shown)`);
   return lines.join('\n');

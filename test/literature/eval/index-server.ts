@@ -30,12 +30,16 @@ interface IndexRecord {
   openalexId: string;
 }
 
-const tokens = (text: string) => normalizeText(text).split(' ').filter((word) => word.length > 1);
+const tokens = (text: string) =>
+  normalizeText(text)
+    .split(' ')
+    .filter((word) => word.length > 1);
 
 /** Registered unlike its citations (see above). */
 const registeredDifferently = (paper: EvalPaper) => paper.id % 7 === 3 && paper.kind === 'article' && paper.volume !== undefined && !paper.retraction;
 
-const titleCase = (title: string) => title.replace(/(^|[\s(-])([a-z])(?=[a-z]{3,})/g, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
+const titleCase = (title: string) =>
+  title.replace(/(^|[\s(-])([a-z])(?=[a-z]{3,})/g, (_, before: string, letter: string) => `${before}${letter.toUpperCase()}`);
 
 function titleOf(record: IndexRecord): string {
   if (record.notice) return record.paper.retraction!.noticeTitle;
@@ -72,7 +76,13 @@ function crossrefItem(record: IndexRecord, score?: number): Record<string, unkno
   const item: Record<string, unknown> = {
     DOI: doi,
     URL: `https://doi.org/${doi}`,
-    type: record.notice ? 'journal-article' : paper.kind === 'proceedings' ? 'proceedings-article' : paper.kind === 'posted' ? 'posted-content' : 'journal-article',
+    type: record.notice
+      ? 'journal-article'
+      : paper.kind === 'proceedings'
+        ? 'proceedings-article'
+        : paper.kind === 'posted'
+          ? 'posted-content'
+          : 'journal-article',
     title: [titleOf(record)],
     issued: dateParts(year),
     published: dateParts(year),
@@ -81,7 +91,12 @@ function crossrefItem(record: IndexRecord, score?: number): Record<string, unkno
     publisher: 'Eval Publisher',
   };
   if (!record.notice) {
-    item.author = paper.authors.map((author, index) => ({ given: author.given || undefined, family: author.family, sequence: index === 0 ? 'first' : 'additional', affiliation: [] }));
+    item.author = paper.authors.map((author, index) => ({
+      given: author.given || undefined,
+      family: author.family,
+      sequence: index === 0 ? 'first' : 'additional',
+      affiliation: [],
+    }));
     if (paper.kind === 'posted') item.institution = [{ name: 'bioRxiv' }];
     else item['container-title'] = [venueOf(paper)];
     if (!record.notice) item['published-print'] = dateParts(paper.year);
@@ -90,7 +105,13 @@ function crossrefItem(record: IndexRecord, score?: number): Record<string, unkno
     if (paper.pages?.includes('-')) item.page = paper.pages;
     else if (paper.pages) item['article-number'] = paper.pages;
     if (paper.retraction) {
-      const entry = (source: string) => ({ DOI: paper.retraction!.noticeDoi, type: 'retraction', label: 'Retraction', source, updated: { 'date-parts': [[paper.retraction!.noticeYear, 1, 1]], 'date-time': `${paper.retraction!.noticeYear}-01-01T00:00:00Z` } });
+      const entry = (source: string) => ({
+        DOI: paper.retraction!.noticeDoi,
+        type: 'retraction',
+        label: 'Retraction',
+        source,
+        updated: { 'date-parts': [[paper.retraction!.noticeYear, 1, 1]], 'date-time': `${paper.retraction!.noticeYear}-01-01T00:00:00Z` },
+      });
       item['updated-by'] = [entry('publisher'), { ...entry('retraction-watch'), 'record-id': String(20000 + paper.id) }];
     }
   } else {
@@ -113,13 +134,22 @@ function openalexWork(record: IndexRecord): Record<string, unknown> {
     display_name: titleOf(record),
     publication_year: indexYear(record),
     type: record.notice ? 'retraction' : paper.kind === 'arxiv' || paper.kind === 'posted' ? 'preprint' : 'article',
-    authorships: record.notice ? [] : paper.authors.map((author, index) => ({
-      author_position: index === 0 ? 'first' : 'middle',
-      author: { id: `https://openalex.org/A${5000000 + paper.id * 10 + index}`, display_name: `${author.given} ${author.family}`.trim() },
-      raw_author_name: `${author.given} ${author.family}`.trim(),
-    })),
-    primary_location: { source: { display_name: venue, host_organization_name: 'Eval Publisher', type: paper.kind === 'proceedings' ? 'conference' : 'journal' } },
-    biblio: { volume: record.notice ? null : paper.volume ?? null, issue: record.notice ? null : paper.issue ?? null, first_page: first || null, last_page: last || first || null },
+    authorships: record.notice
+      ? []
+      : paper.authors.map((author, index) => ({
+          author_position: index === 0 ? 'first' : 'middle',
+          author: { id: `https://openalex.org/A${5000000 + paper.id * 10 + index}`, display_name: `${author.given} ${author.family}`.trim() },
+          raw_author_name: `${author.given} ${author.family}`.trim(),
+        })),
+    primary_location: {
+      source: { display_name: venue, host_organization_name: 'Eval Publisher', type: paper.kind === 'proceedings' ? 'conference' : 'journal' },
+    },
+    biblio: {
+      volume: record.notice ? null : (paper.volume ?? null),
+      issue: record.notice ? null : (paper.issue ?? null),
+      first_page: first || null,
+      last_page: last || first || null,
+    },
     is_retracted: !record.notice && paper.retraction !== undefined,
     cited_by_count: 10,
   };
@@ -130,7 +160,10 @@ class Ranker {
   private readonly idf = new Map<string, number>();
   private readonly texts: Array<Set<string>>;
 
-  constructor(private readonly records: IndexRecord[], text: (record: IndexRecord) => string) {
+  constructor(
+    private readonly records: IndexRecord[],
+    text: (record: IndexRecord) => string,
+  ) {
     this.texts = records.map((record) => new Set(tokens(text(record))));
     const counts = new Map<string, number>();
     for (const words of this.texts) for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
@@ -177,7 +210,9 @@ export async function startIndexServer(records = indexRecords()): Promise<IndexS
   });
   const byTitle = new Ranker(records, titleOf);
   const send = (response: ServerResponse, status: number, body: unknown, type = 'application/json') => {
-    response.writeHead(status, { 'content-type': typeof body === 'string' ? type : 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
+    response
+      .writeHead(status, { 'content-type': typeof body === 'string' ? type : 'application/json' })
+      .end(typeof body === 'string' ? body : JSON.stringify(body));
   };
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     state.requests += 1;
@@ -189,13 +224,25 @@ export async function startIndexServer(records = indexRecords()): Promise<IndexS
       if (citation !== null) {
         const rows = Number(url.searchParams.get('rows') ?? 20);
         const items = bibliographic.rank(citation, rows, inCrossref).map(({ record, score }) => crossrefItem(record, Math.round(score * 100) / 10));
-        return send(response, 200, { status: 'ok', 'message-type': 'work-list', 'message-version': '1.0.0', message: { 'total-results': items.length, items, 'items-per-page': rows, query: { 'start-index': 0, 'search-terms': null } } });
+        return send(response, 200, {
+          status: 'ok',
+          'message-type': 'work-list',
+          'message-version': '1.0.0',
+          message: { 'total-results': items.length, items, 'items-per-page': rows, query: { 'start-index': 0, 'search-terms': null } },
+        });
       }
       const titleSearch = /title\.search:([^,]*)/.exec(url.searchParams.get('filter') ?? '')?.[1];
       const perPage = Number(url.searchParams.get('per_page') ?? 25);
-      const ranked = titleSearch !== undefined ? byTitle.rank(titleSearch, perPage, () => true) : bibliographic.rank(url.searchParams.get('search') ?? '', perPage, () => true);
+      const ranked =
+        titleSearch !== undefined
+          ? byTitle.rank(titleSearch, perPage, () => true)
+          : bibliographic.rank(url.searchParams.get('search') ?? '', perPage, () => true);
       const results = ranked.map(({ record }) => openalexWork(record));
-      return send(response, 200, { meta: { count: results.length, db_response_time_ms: 12, page: 1, per_page: perPage, groups_count: null }, results, group_by: [] });
+      return send(response, 200, {
+        meta: { count: results.length, db_response_time_ms: 12, page: 1, per_page: perPage, groups_count: null },
+        results,
+        group_by: [],
+      });
     }
     const openalexDoi = /^\/works\/https:\/\/doi\.org\/(.+)$/.exec(path)?.[1];
     if (openalexDoi && openalex) {
@@ -205,7 +252,9 @@ export async function startIndexServer(records = indexRecords()): Promise<IndexS
     const crossrefDoi = /^\/works\/(10\..+)$/.exec(path)?.[1];
     if (crossrefDoi) {
       const found = byDoi.get(crossrefDoi.toLowerCase());
-      return found && inCrossref(found) ? send(response, 200, { status: 'ok', 'message-type': 'work', 'message-version': '1.0.0', message: crossrefItem(found) }) : send(response, 404, 'Resource not found.', 'text/plain');
+      return found && inCrossref(found)
+        ? send(response, 200, { status: 'ok', 'message-type': 'work', 'message-version': '1.0.0', message: crossrefItem(found) })
+        : send(response, 404, 'Resource not found.', 'text/plain');
     }
     send(response, 404, 'Resource not found.', 'text/plain');
   };

@@ -75,10 +75,12 @@ function paperOf(line: string, id: number, named: Map<string, string>): EvalPape
     id,
     source: named.get(source!) ?? source!,
     kind: KINDS[kind!]!,
-    authors: names.filter((name) => name !== '+').map((name) => {
-      const [family, given = ''] = name.split(',').map((part) => part.trim());
-      return { family: family!, given };
-    }),
+    authors: names
+      .filter((name) => name !== '+')
+      .map((name) => {
+        const [family, given = ''] = name.split(',').map((part) => part.trim());
+        return { family: family!, given };
+      }),
     moreAuthors: names.includes('+'),
     year: Number(year),
     title: title!,

@@ -31,7 +31,12 @@ async function api(method, path, body) {
   const headers = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (csrfToken && method !== 'GET') headers['x-csrf-token'] = csrfToken;
-  const response = await fetch(`/account/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const response = await fetch(`/account/api/${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = new Error(answer.error?.message ?? `the server answered ${response.status}`);
@@ -165,22 +170,27 @@ function renderChart(usage) {
     }
   });
   $('chart').replaceChildren(svg);
-  $('chart-caption').textContent = usage.total.credits > 0
-    ? `${usage.total.credits} credits in ${usage.total.calls} calls from ${usage.from} to ${usage.to}.`
-    : `No credits spent from ${usage.from} to ${usage.to}.`;
+  $('chart-caption').textContent =
+    usage.total.credits > 0
+      ? `${usage.total.credits} credits in ${usage.total.calls} calls from ${usage.from} to ${usage.to}.`
+      : `No credits spent from ${usage.from} to ${usage.to}.`;
   const legend = $('chart-legend');
-  legend.replaceChildren(...tools.map((tool) => {
-    const item = element('li');
-    const swatch = svgElement('svg', { width: 12, height: 12, 'aria-hidden': 'true' });
-    swatch.append(svgElement('rect', { width: 12, height: 12, fill: colour(tool) }));
-    item.append(swatch, ` ${tool}`);
-    return item;
-  }));
-  $('usage-by-tool').tBodies[0].replaceChildren(...usage.by_tool.map((tool) => {
-    const row = element('tr');
-    row.append(element('th', { scope: 'row' }, tool.tool), element('td', {}, String(tool.calls)), element('td', {}, String(tool.credits)));
-    return row;
-  }));
+  legend.replaceChildren(
+    ...tools.map((tool) => {
+      const item = element('li');
+      const swatch = svgElement('svg', { width: 12, height: 12, 'aria-hidden': 'true' });
+      swatch.append(svgElement('rect', { width: 12, height: 12, fill: colour(tool) }));
+      item.append(swatch, ` ${tool}`);
+      return item;
+    }),
+  );
+  $('usage-by-tool').tBodies[0].replaceChildren(
+    ...usage.by_tool.map((tool) => {
+      const row = element('tr');
+      row.append(element('th', { scope: 'row' }, tool.tool), element('td', {}, String(tool.calls)), element('td', {}, String(tool.credits)));
+      return row;
+    }),
+  );
 }
 
 $('sign-in-form').addEventListener('submit', async (event) => {

@@ -8,25 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import express from 'express';
 import { listCapabilities } from '../src/tools/list-capabilities.ts';
+import { stubSearchAnswer } from '../test/support/stub-handlers.ts';
 
 const capabilities = await listCapabilities({});
 
 function answer(path: string, query: unknown): unknown {
   if (path === '/api/v1/list_capabilities') return { ...capabilities, credits_used: 0, call_id: `call_${randomUUID().replace(/-/g, '')}` };
   return {
-    summary: `1 paper for "${String(query)}".`,
-    records: [
-      {
-        id: 'openalex:W2741809807',
-        type: 'paper',
-        source: 'openalex',
-        title: 'The state of OA',
-        license: 'CC0-1.0',
-        attribution: 'OpenAlex',
-        retrievedAt: '2026-01-01T00:00:00.000Z',
-        data: { found_in: ['openalex'], year: 2018 },
-      },
-    ],
+    ...stubSearchAnswer(query),
     credits_used: 1,
     call_id: `call_${randomUUID().replace(/-/g, '')}`,
   };

@@ -20,9 +20,6 @@ import { GroupCommit } from './group-commit.ts';
 import type { Held } from './holds.ts';
 import { engineOf, inScriptTransaction, type Script, type Step } from './statements.ts';
 
-/** At most this many calls in one transaction (and one statement's rows). */
-export const MAX_BATCH = 64;
-
 export type BatchedHold = { ok: true; balance: number } | { ok: false; balance: number };
 
 export interface BatchedSettlement {
@@ -41,7 +38,7 @@ export interface CallBatchOptions {
 }
 
 export class CallBatches {
-  private readonly batches = new GroupCommit<Pending, BatchedHold | BatchedSettlement>((accountId, batch) => this.write(accountId, batch), MAX_BATCH);
+  private readonly batches = new GroupCommit<Pending, BatchedHold | BatchedSettlement>((accountId, batch) => this.write(accountId, batch));
   private readonly forUpdate: string;
 
   constructor(

@@ -12,6 +12,9 @@ interface Waiting<Item, Result> {
 }
 
 /** Writes the items of one key; resolves with one result per item, in order. A rejection fails every item of the batch. */
+/** At most this many items in one batch (one transaction, one statement's rows). */
+export const MAX_BATCH = 64;
+
 export type BatchWriter<Item, Result> = (key: string, items: Item[]) => Promise<Result[]>;
 
 export class GroupCommit<Item, Result> {
@@ -19,7 +22,7 @@ export class GroupCommit<Item, Result> {
 
   constructor(
     private readonly write: BatchWriter<Item, Result>,
-    private readonly maxBatch: number,
+    private readonly maxBatch = MAX_BATCH,
   ) {}
 
   submit(key: string, item: Item): Promise<Result> {

@@ -25,7 +25,6 @@ import {
 } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.ts';
 import { GroupCommit } from '../ledger/group-commit.ts';
-import { MAX_BATCH } from '../ledger/call-batches.ts';
 import { engineOf, runStatement } from '../ledger/statements.ts';
 import { metrics } from '../metrics.ts';
 
@@ -119,7 +118,7 @@ function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
       const points = before + index + 1;
       return new RateLimiterRes(Math.max(0, perMinute - points), msBeforeNext, points, points === 1);
     });
-  }, MAX_BATCH);
+  });
   return {
     async consume(keyId) {
       const counted = await counts.submit(String(keyId), null);

@@ -9,7 +9,6 @@ import type { Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ToolMetadata } from '../../generated/tools.ts';
 import { ApiError } from '../errors.ts';
-import { compileValidatorRoutePatternsOnce } from './route-patterns.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export is the plugin itself.
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as FormatsPlugin;
@@ -100,7 +99,6 @@ function documentOfPath(apiSpec: ApiDocument, path: string): object {
  * milliseconds, once per process), from a document holding that path and the components it uses.
  */
 export function createRequestValidator(apiSpec: ApiDocument): (request: Request, response: Response) => Promise<void> {
-  compileValidatorRoutePatternsOnce();
   return async (request, response) => {
     try {
       for (const middleware of validatorFor(apiSpec, request.path)) await run(middleware, request, response);

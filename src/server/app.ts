@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { buildRouteTable, type ToolHandlers } from '../../generated/routes.ts';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { metricsHandler } from '../metrics.ts';
@@ -38,7 +39,9 @@ export interface AppDependencies {
   logger: Logger;
   /** The tool implementations; the real ones unless a test or benchmark supplies its own. */
   handlers?: ToolHandlers<ToolContext>;
-  /** The upstream HTTP layer; one per app, made from the config unless supplied. */
+  /** The time the upstream layer's deadlines, retry delays and pacing follow; the wall clock unless a test supplies one. */
+  clock?: Clock;
+  /** The upstream HTTP layer; one per app, made from the config (on `clock`) unless supplied. */
   upstream?: UpstreamClient;
   /** What draws figures; the built-in renderer in worker threads unless supplied. */
   figureRenderer?: FigureRenderer;
@@ -51,7 +54,8 @@ export async function createApp({
   config,
   logger,
   handlers = createHandlers(),
-  upstream = createUpstreamClient(config, logger),
+  clock,
+  upstream = createUpstreamClient(config, logger, clock),
   figureRenderer,
   validateResponses = process.env.NODE_ENV === 'test',
 }: AppDependencies): Promise<Express> {

@@ -19,6 +19,7 @@ import { bodySnippet, isHtml, reasonFromBody } from './body.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './cache.ts';
 import { UpstreamError } from './errors.ts';
 import { parseJsonKeepingBigIntegers } from './json.ts';
+import { realClock, type Clock } from '../clock.ts';
 import { HostGroupLimiter } from './limits.ts';
 import { resolveSource, variableId, type ResolvedSource } from './sources.ts';
 import { metrics } from '../metrics.ts';
@@ -66,8 +67,10 @@ export interface UpstreamOptions {
   cache?: ResponseCache;
   logger?: Logger;
   retry?: Partial<RetryPolicy>;
-  /** Pacing per host group; tests give one with a fake clock. */
+  /** Pacing per host group; made on `clock` unless given. */
   limiter?: HostGroupLimiter;
+  /** Deadlines, retry delays and pacing waits; tests give one that does not wait. */
+  clock?: Clock;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, totalTimeoutFactor: 2 };
@@ -83,6 +86,7 @@ export class UpstreamClient {
   private readonly limiter: HostGroupLimiter;
   private readonly retry: RetryPolicy;
   private readonly cache: ResponseCache;
+  private readonly clock: Clock;
   private readonly http = got.extend({
     retry: { limit: 0 },
     throwHttpErrors: false,
@@ -94,7 +98,8 @@ export class UpstreamClient {
     this.userAgent = `${PRODUCT}/${packageJson.version} (research lookup service${options.contactEmail ? `; mailto:${options.contactEmail}` : ''})`;
     this.cache = options.cache ?? createResponseCache(undefined);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.limiter = options.limiter ?? new HostGroupLimiter();
+    this.clock = options.clock ?? realClock;
+    this.limiter = options.limiter ?? new HostGroupLimiter(undefined, this.clock);
   }
 
   source(id: SourceId): ResolvedSource {
@@ -209,15 +214,15 @@ export class UpstreamClient {
     call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string },
   ): Promise<CachedAnswer> {
     const budgetMs = source.timeoutMs * this.retry.totalTimeoutFactor;
-    const deadline = Date.now() + budgetMs;
+    const deadline = this.clock.now() + budgetMs;
     let lastError: UpstreamError | undefined;
     for (let attempt = 1; attempt <= this.retry.maxAttempts; attempt += 1) {
-      const remaining = deadline - Date.now();
+      const remaining = deadline - this.clock.now();
       if (remaining <= 0) break;
       try {
         // The time left is measured when the queue lets the attempt go, so waiting for the rate limit counts too.
         const answer = await this.limiter.run(source.hostGroup, async () => {
-          const left = deadline - Date.now();
+          const left = deadline - this.clock.now();
           return left > 0 ? this.attempt(source, call, Math.min(source.timeoutMs, left)) : undefined;
         });
         if (answer) return answer;
@@ -234,7 +239,7 @@ export class UpstreamClient {
         if (!error.retryable || attempt === this.retry.maxAttempts) break;
         const retryAfterMs = error.retryAfterMs;
         const delay = retryAfterMs ?? backoff(this.retry.baseDelayMs, attempt);
-        if (Date.now() + delay >= deadline) {
+        if (this.clock.now() + delay >= deadline) {
           if (retryAfterMs !== undefined) {
             lastError = new UpstreamError(
               source.id,
@@ -250,7 +255,7 @@ export class UpstreamClient {
           { source: source.id, attempt, delay_ms: delay, reason: withoutKey(source, error.message) },
           'upstream attempt failed; retrying',
         );
-        await sleep(delay);
+        await this.clock.sleep(delay);
       }
     }
     const failure = lastError ?? new UpstreamError(source.id, 'timeout', `${source.id} did not answer within ${budgetMs} ms`);
@@ -452,9 +457,7 @@ function backoff(baseMs: number, attempt: number): number {
   return Math.round(exponential / 2 + Math.random() * (exponential / 2));
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** The one client of an app, made from its configuration. */
-export function createUpstreamClient(config: Pick<Config, 'sources' | 'contactEmail' | 'redisUrl'>, logger?: Logger): UpstreamClient {
-  return new UpstreamClient({ sources: config.sources, contactEmail: config.contactEmail, cache: createResponseCache(config.redisUrl, logger), logger });
+export function createUpstreamClient(config: Pick<Config, 'sources' | 'contactEmail' | 'redisUrl'>, logger?: Logger, clock?: Clock): UpstreamClient {
+  return new UpstreamClient({ sources: config.sources, contactEmail: config.contactEmail, cache: createResponseCache(config.redisUrl, logger), logger, clock });
 }

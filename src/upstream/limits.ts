@@ -4,17 +4,8 @@
  * is injectable so that tests can run minutes of pacing without waiting for them.
  */
 import PQueue from 'p-queue';
+import { realClock, type Clock } from '../clock.ts';
 import { hostGroupLimit, type HostGroupLimit } from './sources.ts';
-
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-};
 
 export class HostGroupLimiter {
   private readonly queues = new Map<string, PQueue>();

@@ -9,6 +9,7 @@ import { MemoryCache } from '../../src/upstream/cache.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 import { describeRecordings, recording } from './recordings.ts';
+import { FastForwardClock } from '../support/clock.ts';
 
 describeRecordings('pubmed', () => {
   describe('the E-utilities client', () => {
@@ -21,6 +22,7 @@ describeRecordings('pubmed', () => {
         contactEmail: 'ops@example.org',
         cache: new MemoryCache(),
         retry: { baseDelayMs: 5 },
+        clock: new FastForwardClock(),
       });
     });
     after(() => fake.close());

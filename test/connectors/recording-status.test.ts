@@ -22,6 +22,7 @@ import { UpstreamError } from '../../src/upstream/errors.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 import { describeRecordings, recording } from './recordings.ts';
+import { FastForwardClock } from '../support/clock.ts';
 
 /** A test file of this project names the recording and reads it. */
 const TESTED = { tested: true } as const;
@@ -456,6 +457,7 @@ describe('recorded error answers of endpoints the connectors call', () => {
       contactEmail: 'ops@example.org',
       cache: new MemoryCache(),
       retry: { baseDelayMs: 1 },
+      clock: new FastForwardClock(),
     });
   });
   after(() => fake.close());

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
-import { HostGroupLimiter, type Clock } from '../../src/upstream/limits.ts';
+import type { Clock } from '../../src/clock.ts';
+import { HostGroupLimiter } from '../../src/upstream/limits.ts';
 import { fixture } from '../connectors/recordings.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json, startFakeUpstream } from '../support/fake-upstream.ts';

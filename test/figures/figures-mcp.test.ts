@@ -17,7 +17,7 @@ async function pollOverMcp(client: Client, figureId: string): Promise<ToolAnswer
   for (;;) {
     const answer = await callTool(client, 'get_figure', { figure_id: figureId });
     if (answer.isError || answer.structuredContent.extra.status !== 'pending') return answer;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 

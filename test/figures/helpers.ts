@@ -72,7 +72,7 @@ export async function pollFigure(baseUrl: string, key: string, figureId: string)
   for (;;) {
     const answer = await call(baseUrl, '/api/v1/get_figure', { key, body: { figure_id: figureId } });
     if (answer.status !== 200 || answer.body.extra.status !== 'pending') return answer;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 

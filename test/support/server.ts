@@ -14,8 +14,10 @@ import { createAccount, createKey } from '../../src/ledger/index.ts';
 import { createLogger } from '../../src/logging.ts';
 import { createApp } from '../../src/server/app.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
+import type { Clock } from '../../src/clock.ts';
 import type { UpstreamClient } from '../../src/upstream/client.ts';
 import { listenTo, noteAnswer, stopListening } from './answers.ts';
+import { FastForwardClock } from './clock.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -31,6 +33,8 @@ export async function startServer(
     env?: NodeJS.ProcessEnv;
     figureRenderer?: FigureRenderer;
     upstream?: UpstreamClient;
+    /** The upstream layer's clock; by default one that skips retry delays and pacing waits instead of sleeping. */
+    clock?: Clock;
   } = {},
 ): Promise<TestServer> {
   // Tests play clients at many addresses through X-Forwarded-For, so the loopback peer is a trusted proxy here unless a test says otherwise.
@@ -55,6 +59,7 @@ export async function startServer(
     handlers: options.handlers,
     figureRenderer: options.figureRenderer,
     upstream: options.upstream,
+    clock: options.clock ?? new FastForwardClock(),
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

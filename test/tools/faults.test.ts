@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
 import { fixture } from '../connectors/recordings.ts';
+import { FastForwardClock } from '../support/clock.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json, startFakeUpstream, type FakeUpstream, type Reply } from '../support/fake-upstream.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
@@ -11,9 +12,11 @@ const GAIA_TIMEOUT_MS = 300;
 describeOnEachEngine('upstream faults through the server', (engine) => {
   let fake: FakeUpstream;
   let server: TestServer;
+  // The server's waits skip ahead on this clock, and the fake upstream stamps each request with it.
+  const clock = new FastForwardClock();
   before(async () => {
-    fake = await startFakeUpstream();
-    server = await startServer(engine.db, { env: fakeSourceEnv(fake.url, { SOURCE_GAIA_TIMEOUT_MS: String(GAIA_TIMEOUT_MS) }) });
+    fake = await startFakeUpstream(() => clock.now());
+    server = await startServer(engine.db, { env: fakeSourceEnv(fake.url, { SOURCE_GAIA_TIMEOUT_MS: String(GAIA_TIMEOUT_MS) }), clock });
   });
   after(async () => {
     await server.close();
@@ -126,6 +129,6 @@ describeOnEachEngine('upstream faults through the server', (engine) => {
     expect([answer.status, answer.body.credits_used, await getBalance(engine.db, caller.accountId)]).to.deep.equal([200, 1, 4]);
     const hits = fake.hitsOn('/search');
     expect(hits).to.have.length(2);
-    expect(hits[1]!.at - hits[0]!.at).to.be.at.least(990);
+    expect(hits[1]!.at - hits[0]!.at).to.be.at.least(1000);
   });
 });

@@ -3,7 +3,11 @@ import { MemoryCache } from '../../src/upstream/cache.ts';
 import { parseRetryAfter, UpstreamClient } from '../../src/upstream/client.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { describeRecordings, recording } from '../connectors/recordings.ts';
+import { FastForwardClock } from '../support/clock.ts';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+
+/** The clients' waits skip ahead on this clock, and the fake upstream stamps each request with it. */
+const clock = new FastForwardClock();
 
 /** A client whose usgs-earthquakes, fred and gaia sources point at the fake upstream, with short timeouts. */
 function clientFor(fake: FakeUpstream, overrides: Partial<{ timeoutMs: number; key: string }> = {}): UpstreamClient {
@@ -13,6 +17,7 @@ function clientFor(fake: FakeUpstream, overrides: Partial<{ timeoutMs: number; k
     contactEmail: 'ops@example.org',
     cache: new MemoryCache(),
     retry: { baseDelayMs: 5 },
+    clock,
   });
 }
 
@@ -29,7 +34,7 @@ async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
 describe('the upstream HTTP layer', () => {
   let fake: FakeUpstream;
   before(async () => {
-    fake = await startFakeUpstream();
+    fake = await startFakeUpstream(() => clock.now());
   });
   after(async () => fake.close());
   beforeEach(() => fake.reset());
@@ -70,7 +75,7 @@ describe('the upstream HTTP layer', () => {
       const answer = await clientFor(fake, { timeoutMs: 2000 }).getJson('usgs-earthquakes', { path: '/query' });
       expect(answer.body).to.deep.equal({ ok: 2 });
       expect(fake.hits).to.have.length(2);
-      expect(fake.hits[1]!.at - fake.hits[0]!.at).to.be.at.least(990);
+      expect(fake.hits[1]!.at - fake.hits[0]!.at).to.be.at.least(1000);
     });
     it('retries a 500 and a reset connection, then succeeds', async () => {
       fake.on('/query', json({ error: 'oops' }, { status: 500 }), { fault: 'reset' }, json({ ok: 3 }));

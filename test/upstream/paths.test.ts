@@ -15,6 +15,7 @@ import { MemoryCache } from '../../src/upstream/cache.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
 import { keepSlashes, path } from '../../src/upstream/path.ts';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+import { FastForwardClock } from '../support/clock.ts';
 
 /** Every source of these connectors points at the fake under `/base`, so leaving the base shows in the paths received. */
 function clientFor(fake: FakeUpstream): UpstreamClient {
@@ -25,6 +26,7 @@ function clientFor(fake: FakeUpstream): UpstreamClient {
     contactEmail: 'ops@example.org',
     cache: new MemoryCache(),
     retry: { maxAttempts: 1 },
+    clock: new FastForwardClock(),
   });
 }
 

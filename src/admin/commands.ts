@@ -186,7 +186,8 @@ Reads DATABASE_URL (mysql://user:pass@host:port/db or sqlite:<path>) and migrate
     .option('--name <label>', 'label to tell keys apart')
     .addHelpText('after', examples('keys create acc_123', 'keys create acc_123 --name "CI runner"'))
     .action(async (accountId: string, opts: { name?: string }) => {
-      print(await createKey(await ledger(), accountId, opts.name));
+      const { id, key, prefix } = await createKey(await ledger(), accountId, opts.name);
+      print({ id, key, prefix });
     });
   keys
     .command('list')

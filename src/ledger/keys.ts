@@ -42,48 +42,76 @@ export function hashKey(rawKey: string): string {
 }
 
 /**
- * Makes a key for the account. The returned `key` is the only copy: only its hash is stored. The
- * change is recorded with its actor (the operator unless the owner made it).
+ * Makes a key for the account and returns it with its listing. The returned `key` is the only copy:
+ * only its hash is stored. The change is recorded with its actor (the operator unless the owner made
+ * it). With `maxLiveKeys`, a key beyond that many live ones is refused (invalid_input), checked under
+ * the account row's write lock so that concurrent creations cannot pass the count together.
  */
-export async function createKey(db: Knex, accountId: string, name?: string | null, actor: Actor = OPERATOR): Promise<CreatedKey> {
+export async function createKey(
+  db: Knex,
+  accountId: string,
+  name?: string | null,
+  actor: Actor = OPERATOR,
+  options: { maxLiveKeys?: number } = {},
+): Promise<CreatedKey & KeyListing> {
   const label = name === undefined || name === null ? null : requireName(name, 'key name');
   await requireAccount(db, accountId);
   const id = newKeyId();
   const key = KEY_PREFIX + randomBase62(KEY_RANDOM_LENGTH);
   const prefix = key.slice(0, DISPLAY_PREFIX_LENGTH);
+  const createdAt = new Date();
   await inTransaction(db, async (trx) => {
-    await trx('api_keys').insert({ id, account_id: accountId, name: label, prefix, key_hash: hashKey(key), created_at: new Date() });
+    if (options.maxLiveKeys !== undefined) {
+      // A write that changes nothing, first: it takes the row lock on MySQL and the write lock on SQLite.
+      await trx('accounts')
+        .where({ id: accountId })
+        .update({ balance: trx.raw('balance') });
+      const live = await countLiveKeys(trx, accountId);
+      if (live >= options.maxLiveKeys) {
+        throw new LedgerError('invalid_input', `the account already holds ${live} keys, the most it may; delete one first`);
+      }
+    }
+    await trx('api_keys').insert({ id, account_id: accountId, name: label, prefix, key_hash: hashKey(key), created_at: createdAt });
     await recordChange(trx, { accountId, actor, action: 'key_created', subject: id, detail: label });
   });
-  return { id, key, prefix };
+  return { id, name: label, prefix, created_at: toIso(createdAt), last_used_at: null, key };
+}
+
+async function countLiveKeys(db: Knex, accountId: string): Promise<number> {
+  const row = await db('api_keys').where({ account_id: accountId }).whereNull('deleted_at').count({ live: '*' }).first();
+  return Number(row?.live ?? 0);
 }
 
 /** Renames a live key of the account; not_found when the account has no such live key. */
 export async function renameKey(db: Knex, accountId: string, keyId: string, name: string | null, actor: Actor = OPERATOR): Promise<KeyListing> {
   const label = name === null ? null : requireName(name, 'key name');
-  await inTransaction(db, async (trx) => {
+  return inTransaction(db, async (trx) => {
     const updated = await trx('api_keys').where({ id: keyId, account_id: accountId }).whereNull('deleted_at').update({ name: label });
     if (updated === 0) throw new LedgerError('not_found', `no key "${keyId}" in this account`);
     await recordChange(trx, { accountId, actor, action: 'key_renamed', subject: keyId, detail: label });
+    const row: KeyRow = await trx('api_keys')
+      .where({ id: keyId })
+      .first(...KEY_LISTING_COLUMNS);
+    return keyListing(row);
   });
-  return (await listKeys(db, accountId)).find((key) => key.id === keyId)!;
+}
+
+type KeyRow = { id: string; name: string | null; prefix: string; created_at: unknown; last_used_at: unknown };
+const KEY_LISTING_COLUMNS = ['id', 'name', 'prefix', 'created_at', 'last_used_at'] as const;
+
+function keyListing(row: KeyRow): KeyListing {
+  return { id: row.id, name: row.name, prefix: row.prefix, created_at: toIso(row.created_at), last_used_at: toIsoOrNull(row.last_used_at) };
 }
 
 /** The account's live keys, oldest first. */
 export async function listKeys(db: Knex, accountId: string): Promise<KeyListing[]> {
   await requireAccount(db, accountId);
-  const rows: { id: string; name: string | null; prefix: string; created_at: unknown; last_used_at: unknown }[] = await db('api_keys')
+  const rows: KeyRow[] = await db('api_keys')
     .where({ account_id: accountId })
     .whereNull('deleted_at')
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
-    .select('id', 'name', 'prefix', 'created_at', 'last_used_at');
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    created_at: toIso(row.created_at),
-    last_used_at: toIsoOrNull(row.last_used_at),
-  }));
+    .select(...KEY_LISTING_COLUMNS);
+  return rows.map(keyListing);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { authenticateKey, createAccount, createKey, deleteKey, hashKey, listKeys, setPackEnabled } from '../../src/ledger/index.ts';
+import { authenticateKey, createAccount, createKey, deleteKey, hashKey, listKeys, renameKey, setPackEnabled } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
+import { eventually } from '../support/eventually.ts';
 import { expectLedgerError } from './ledger-assertions.ts';
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -58,6 +59,49 @@ describeOnEachEngine('API keys', (engine) => {
     ]);
     for (const key of keys) expect(key.created_at).to.match(ISO_TIMESTAMP);
     expect(Object.keys(keys[0] ?? {})).to.deep.equal(['id', 'name', 'prefix', 'created_at', 'last_used_at']);
+  });
+
+  it('answers a created or renamed key with the same listing listKeys shows afterwards', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Listing answers', credits: 0 });
+    const { key, ...created } = await createKey(engine.db, accountId, 'desk');
+    expect(key).to.match(/^sm_/);
+    expect(await listKeys(engine.db, accountId)).to.deep.equal([created]);
+    const renamed = await renameKey(engine.db, accountId, created.id, 'desk 2');
+    expect(renamed).to.deep.equal({ ...created, name: 'desk 2' });
+    expect(await listKeys(engine.db, accountId)).to.deep.equal([renamed]);
+  });
+
+  it('with a limit of live keys, 6 creations at once on an account one short of it make exactly one key', async function () {
+    const { id: accountId } = await createAccount(engine.db, { name: 'Key limit', credits: 0 });
+    for (let index = 0; index < 4; index++) await createKey(engine.db, accountId);
+    // On MySQL another transaction holds the account row until all six are waiting on it, so that they run together when it lets go.
+    const holder = engine.name === 'mysql' ? await engine.db.transaction() : undefined;
+    await holder?.('accounts').where({ id: accountId }).forUpdate().first('id');
+    const attempts = Promise.allSettled(Array.from({ length: 6 }, () => createKey(engine.db, accountId, null, undefined, { maxLiveKeys: 5 })));
+    if (holder) {
+      const statementsOnTheAccount = async () =>
+        Number(
+          (
+            await engine
+              .db('information_schema.processlist')
+              .where('info', 'like', `%${accountId}%`)
+              .whereNot('id', engine.db.raw('connection_id()'))
+              .count({ n: '*' })
+          )[0]!.n,
+        );
+      try {
+        expect(await eventually(statementsOnTheAccount, (count) => count >= 6)).to.equal(6);
+      } finally {
+        await holder.commit();
+      }
+    }
+    const settled = await attempts;
+    expect(settled.filter((attempt) => attempt.status === 'fulfilled')).to.have.length(1);
+    for (const attempt of settled.filter((one) => one.status === 'rejected')) {
+      expect(attempt.reason).to.include({ code: 'invalid_input', message: 'the account already holds 5 keys, the most it may; delete one first' });
+    }
+    expect(await listKeys(engine.db, accountId)).to.have.length(5);
+    await expectLedgerError(createKey(engine.db, accountId, null, undefined, { maxLiveKeys: 5 }), 'invalid_input');
   });
 
   it('authenticates a key to its account and key id, and refuses malformed or unknown keys', async function () {

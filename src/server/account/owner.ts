@@ -69,17 +69,11 @@ export async function ownerKeys(db: Knex, owner: Owner): Promise<OwnerKey[]> {
 }
 
 export async function createOwnerKey(db: Knex, owner: Owner, name: unknown): Promise<CreatedOwnerKey> {
-  const label = keyName(name);
-  const live = await listKeys(db, owner.accountId);
-  if (live.length >= MAX_LIVE_KEYS) {
-    throw new ApiError('invalid_input', `the account already holds ${live.length} keys, the most it may; delete one first`);
-  }
-  const created = await createKey(db, owner.accountId, label, { kind: 'owner', keyId: owner.keyId });
-  const listing = (await listKeys(db, owner.accountId)).find((key) => key.id === created.id)!;
+  const { key, ...listing } = await createKey(db, owner.accountId, keyName(name), { kind: 'owner', keyId: owner.keyId }, { maxLiveKeys: MAX_LIVE_KEYS });
   return {
     ...listing,
     in_use: false,
-    key: created.key,
+    key,
     message: 'Copy this key now: it is shown only in this answer and cannot be read again.',
   };
 }

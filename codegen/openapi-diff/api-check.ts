@@ -99,8 +99,8 @@ function acknowledgementsAt(end: string | null, root: string): AcknowledgementFi
     : parseAcknowledgements(text, end === WORKTREE ? ACKNOWLEDGEMENTS_FILE : `${ACKNOWLEDGEMENTS_FILE} (at ${short(end)})`);
 }
 
-/** Picks the ranges to check; throws GitError with a message for the user when it cannot. */
-function planRanges(root: string, base: string | undefined, main: string | undefined): { ranges: Range[]; why: string } {
+/** Picks the ranges to check, telling `io` what a shallow clone leaves out; throws GitError with a message for the user when it cannot. */
+function planRanges(root: string, base: string | undefined, main: string | undefined, io: Io): { ranges: Range[]; why: string } {
   const head = commitOf('HEAD', root);
   if (head === undefined) return { ranges: [], why: 'there is no commit yet' };
   if (base !== undefined) {
@@ -125,7 +125,7 @@ function planRanges(root: string, base: string | undefined, main: string | undef
     const shallow = gitText(['rev-parse', '--is-shallow-repository'], root) === 'true';
     if (sinceCommit === undefined && shallow) {
       // A shallow clone (as some CI systems make) does not reach back that far: check the steps it has, and say so.
-      console.log(`api:check: this shallow clone does not reach checked-since ${since}; checking the first-parent steps it holds.`);
+      io.out(`api:check: this shallow clone does not reach checked-since ${since}; checking the first-parent steps it holds.`);
     } else if (sinceCommit === undefined || gitText(['merge-base', '--is-ancestor', sinceCommit, head], root) === undefined) {
       throw new GitError(`checked-since ${since} of ${ACKNOWLEDGEMENTS_FILE} is not a commit before HEAD (fetch more history or pass --base).`);
     }
@@ -138,7 +138,7 @@ function planRanges(root: string, base: string | undefined, main: string | undef
     const parent = commitOf(`${commit}^1`, root);
     if (parent === undefined) {
       if (gitText(['rev-parse', '--is-shallow-repository'], root) === 'true') {
-        console.log(`api:check: this shallow clone ends at ${short(commit)}; the step into it is not checked.`);
+        io.out(`api:check: this shallow clone ends at ${short(commit)}; the step into it is not checked.`);
       }
       continue; // the first commit (or the shallow end): nothing before it here
     }
@@ -219,7 +219,7 @@ export function runApiCheck(argv: string[], io: Io = consoleIo, env: NodeJS.Proc
     }
   }
   try {
-    const { ranges, why } = planRanges(root, values.base ?? (env.API_CHECK_BASE || undefined), values.main);
+    const { ranges, why } = planRanges(root, values.base ?? (env.API_CHECK_BASE || undefined), values.main, io);
     if (ranges.length === 0) {
       io.out(`api:check: nothing to compare (${why}): neither ${SPEC} nor ${ACKNOWLEDGEMENTS_FILE} changed; passing.`);
       return 0;

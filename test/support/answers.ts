@@ -1,9 +1,13 @@
 /**
  * Every successful tool answer the tests receive from a server running the real handlers, kept as
  * the set of `data` property paths it filled per tool (`domains[].accession`), so that one check at
- * the end of the run (test/tools/data-fields.test.ts) can compare them with the fields each tool
- * declares. Answers of substitute handlers (test/support/stub-handlers.ts) are not taken.
+ * the end of the run (test/answers.fixtures.ts, asked for by test/tools/data-fields.test.ts) can
+ * compare them with the fields each tool declares. Answers of substitute handlers
+ * (test/support/stub-handlers.ts) are not taken. Each test process (mocha's parallel workers
+ * included) saves what it saw into the run's folder, TEST_ANSWERS_DIR, after each file.
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ToolHandlers } from '../../generated/routes.ts';
 import type { ToolContext } from '../../src/tools/context.ts';
 import { createHandlers } from '../../src/tools/handlers.ts';
@@ -34,9 +38,24 @@ export function noteAnswer(baseUrl: string, path: string, status: number, body: 
   for (const record of records) collectPaths((record as { data?: unknown }).data, '', paths);
 }
 
-/** Tools with at least one successful answer, each with the data paths its answers filled. */
-export function filledPaths(): ReadonlyMap<string, ReadonlySet<string>> {
-  return filled;
+/** Writes what this process saw so far into `folder` (one file per process, replaced each time). */
+export function saveFilledPaths(folder: string): void {
+  const saved = Object.fromEntries([...filled].map(([tool, paths]) => [tool, [...paths]]));
+  writeFileSync(path.join(folder, `filled-${process.pid}.json`), JSON.stringify(saved));
+}
+
+/** Tools with at least one successful answer in any process of the run, each with the data paths its answers filled. */
+export function loadFilledPaths(folder: string): ReadonlyMap<string, ReadonlySet<string>> {
+  const merged = new Map<string, Set<string>>();
+  for (const file of readdirSync(folder).filter((name) => /^filled-\d+\.json$/.test(name))) {
+    const saved = JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as Record<string, string[]>;
+    for (const [tool, paths] of Object.entries(saved)) {
+      const into = merged.get(tool) ?? new Set<string>();
+      merged.set(tool, into);
+      for (const one of paths) into.add(one);
+    }
+  }
+  return merged;
 }
 
 function collectPaths(value: unknown, prefix: string, into: Set<string>): void {

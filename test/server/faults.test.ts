@@ -65,188 +65,193 @@ async function expectBalance(db: Knex, accountId: string, credits: number): Prom
   expect(await ledgerSum(db, accountId), 'sum of ledger entries').to.equal(credits);
 }
 
-describeOnEachEngine('a failed call costs nothing, under faults', (engine) => {
-  const running: ServerProcess[] = [];
-  async function start(env: Record<string, string> = {}): Promise<ServerProcess> {
-    const server = await startServerProcess(ENTRY, { DATABASE_URL: engine.url, RATE_LIMIT_PER_MINUTE: '100000', ...env });
-    running.push(server);
-    return server;
-  }
-  afterEach(async function () {
-    this.timeout(30_000);
-    await Promise.all(running.splice(0).map((server) => server.kill('SIGKILL')));
-  });
-
-  it('40 concurrent failing calls on 20 credits through two server processes: no 500, every hold released, balance 20', async function () {
-    this.timeout(60_000);
-    const servers = await Promise.all([start(), start()]);
-    const caller = await newCaller(engine.db, 20);
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, index) =>
-        call(servers[index % 2]!.baseUrl, '/api/v1/lookup_integer_sequence', { key: caller.key, body: { query: '1, 2, 3' } }),
-      ),
-    );
-    const statuses = new Set(answers.map((answer) => answer.status));
-    expect(
-      [...statuses].filter((status) => status !== 502 && status !== 402),
-      'statuses other than 502 and 402',
-    ).to.deep.equal([]);
-    const holds = await holdsOf(engine.db, caller.accountId);
-    expect(holds.filter((held) => held.settlements.join() !== 'release')).to.deep.equal([]);
-    await expectBalance(engine.db, caller.accountId, 20);
-  });
-
-  it('a server killed with 20 charged calls in flight: after a restart, two processes release each of those holds exactly once', async function () {
-    this.timeout(90_000);
-    const upstream = await startSilentUpstream();
-    try {
-      const env = {
-        SOURCE_USGS_EARTHQUAKES_URL: upstream.url,
-        SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000',
-        HOLD_TIMEOUT_MS: '1500',
-        HOLD_SWEEP_INTERVAL_MS: '200',
-      };
-      const first = await start(env);
-      const caller = await newCaller(engine.db, 30);
-      const answers = Array.from({ length: 20 }, () =>
-        call(first.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: {} }).catch((error: Error) => error),
-      );
-      while ((await holdsOf(engine.db, caller.accountId)).length < 20) await sleep(50);
-      await expectBalance(engine.db, caller.accountId, 10);
-      await first.kill('SIGKILL');
-      expect(
-        (await Promise.all(answers)).every((answer) => answer instanceof Error),
-        'no call was answered',
-      ).to.equal(true);
-
-      await Promise.all([start(env), start(env)]);
-      const holds = await untilAllSettled(engine.db, caller.accountId);
-      expect(holds).to.have.length(20);
-      expect(holds.filter((held) => held.settlements.join() !== 'release')).to.deep.equal([]);
-      await expectBalance(engine.db, caller.accountId, 30);
-    } finally {
-      await upstream.close();
+describeOnEachEngine(
+  'a failed call costs nothing, under faults',
+  (engine) => {
+    const running: ServerProcess[] = [];
+    async function start(env: Record<string, string> = {}): Promise<ServerProcess> {
+      const server = await startServerProcess(ENTRY, { DATABASE_URL: engine.url, RATE_LIMIT_PER_MINUTE: '100000', ...env });
+      running.push(server);
+      return server;
     }
-  });
+    afterEach(async function () {
+      this.timeout(30_000);
+      await Promise.all(running.splice(0).map((server) => server.kill('SIGKILL')));
+    });
 
-  it('a clean stop waits for calls in progress up to its grace period, then releases the charge of those it cuts off', async function () {
-    this.timeout(60_000);
-    const upstream = await startSilentUpstream();
-    try {
-      const server = await start({ SOURCE_USGS_EARTHQUAKES_URL: upstream.url, SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000', SHUTDOWN_GRACE_MS: '300' });
-      const caller = await newCaller(engine.db, 5);
-      const hanging = call(server.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: {} }).catch((error: Error) => error);
-      while ((await holdsOf(engine.db, caller.accountId)).length < 1) await sleep(50);
-      await server.stop();
-      await hanging;
+    it('40 concurrent failing calls on 20 credits through two server processes: no 500, every hold released, balance 20', async function () {
+      this.timeout(60_000);
+      const servers = await Promise.all([start(), start()]);
+      const caller = await newCaller(engine.db, 20);
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, index) =>
+          call(servers[index % 2]!.baseUrl, '/api/v1/lookup_integer_sequence', { key: caller.key, body: { query: '1, 2, 3' } }),
+        ),
+      );
+      const statuses = new Set(answers.map((answer) => answer.status));
+      expect(
+        [...statuses].filter((status) => status !== 502 && status !== 402),
+        'statuses other than 502 and 402',
+      ).to.deep.equal([]);
       const holds = await holdsOf(engine.db, caller.accountId);
-      expect(holds.map((held) => held.settlements)).to.deep.equal([['release']]);
-      await expectBalance(engine.db, caller.accountId, 5);
-    } finally {
-      await upstream.close();
-    }
-  });
-
-  it('a server stopped mid-render puts the figure back in the queue; a restarted server finishes it, charged once', async function () {
-    this.timeout(90_000);
-    const queue = `faults-${process.pid}-${Date.now()}`;
-    const env = { FILES_DIR: filesDir, FIGURE_QUEUE: queue, FIGURE_SYNC_WAIT_MS: '0' };
-    const first = await start({ ...env, TEST_RENDER_DELAY_MS: '60000' });
-    const caller = await newCaller(engine.db, 10);
-    const created: Answer = await call(first.baseUrl, '/api/v1/create_figure', {
-      key: caller.key,
-      body: { description: 'Sampling, then sequencing, then assembly' },
+      expect(holds.filter((held) => held.settlements.join() !== 'release')).to.deep.equal([]);
+      await expectBalance(engine.db, caller.accountId, 20);
     });
-    const figureId = created.body.extra.figure_id as string;
-    while ((await engine.db('figures').where({ id: figureId }).first('status')).status !== 'rendering') await sleep(50);
-    await first.stop();
-    const row = await engine.db('figures').where({ id: figureId }).first('status', 'attempts');
-    expect([row.status, Number(row.attempts)]).to.deep.equal(['pending', 0]);
 
-    const second = await start(env);
-    const finished = await pollFigure(second.baseUrl, caller.key, figureId);
-    expect(finished.body.extra).to.include({ status: 'finished', credits_used: 5 });
-    expect((await ledgerKinds(engine.db, created.body.call_id)).map((entry) => entry.kind)).to.deep.equal(['hold', 'capture']);
-    await expectBalance(engine.db, caller.accountId, 5);
-  });
-
-  if (engine.name === 'mysql') {
-    it('with its database connections killed again and again mid-query, every 200 is charged and logged, and nothing else is', async function () {
-      this.timeout(120_000);
-      const server = await start({ HOLD_TIMEOUT_MS: '5000', HOLD_SWEEP_INTERVAL_MS: '500' });
-      const caller = await newCaller(engine.db, 1000);
-      const killer = await mysql.createConnection(engine.url);
-      const database = new URL(engine.url).pathname.slice(1);
-      let kills = 0;
-      let loading = true;
-      // Kills the connections of this database that are running a statement or hold an open transaction: only the server's, as the test's own pool is idle meanwhile.
-      const killing = (async () => {
-        while (loading) {
-          const [rows] = await killer.query(
-            `select p.id from information_schema.processlist p
-              where p.db = ? and p.id <> connection_id() and (p.command = 'Query' or p.id in (select trx_mysql_thread_id from information_schema.innodb_trx))`,
-            [database],
-          );
-          for (const { id } of rows as Array<{ id: number }>) {
-            await killer.query(`KILL CONNECTION ${Number(id)}`).then(
-              () => (kills += 1),
-              () => undefined,
-            );
-          }
-          await sleep(5);
-        }
-      })();
-      const answers: Answer[] = [];
+    it('a server killed with 20 charged calls in flight: after a restart, two processes release each of those holds exactly once', async function () {
+      this.timeout(90_000);
+      const upstream = await startSilentUpstream();
       try {
-        const worker = async (worker: number): Promise<void> => {
-          for (let index = 0; index < 40; index++) {
-            const tool = (index + worker) % 3 === 0 ? 'lookup_integer_sequence' : 'search_papers';
-            const body = tool === 'search_papers' ? { query: `q${worker}-${index}` } : { query: '1, 2, 3' };
-            answers.push(await call(server.baseUrl, `/api/v1/${tool}`, { key: caller.key, body }));
-          }
+        const env = {
+          SOURCE_USGS_EARTHQUAKES_URL: upstream.url,
+          SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000',
+          HOLD_TIMEOUT_MS: '1500',
+          HOLD_SWEEP_INTERVAL_MS: '200',
         };
-        await Promise.all(Array.from({ length: 8 }, (_, worker) => worker).map(worker));
-      } finally {
-        loading = false;
-        await killing;
-        await killer.end();
-      }
-      expect(kills, 'connections killed').to.be.greaterThan(0);
-      const ok = answers.filter((answer) => answer.status === 200);
-      expect(ok.length, 'calls answered 200').to.be.greaterThan(0);
-      expect(
-        answers.filter((answer) => answer.status !== 200).every((answer) => typeof answer.body?.error?.code === 'string'),
-        'every error is JSON',
-      ).to.equal(true);
-      // A lost connection is a 503 (retry later), never a 500; the failing tool's own 502 stays.
-      expect(
-        [...new Set(answers.map((answer) => answer.status))].filter((status) => ![200, 502, 503].includes(status)),
-        'other statuses',
-      ).to.deep.equal([]);
+        const first = await start(env);
+        const caller = await newCaller(engine.db, 30);
+        const answers = Array.from({ length: 20 }, () =>
+          call(first.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: {} }).catch((error: Error) => error),
+        );
+        while ((await holdsOf(engine.db, caller.accountId)).length < 20) await sleep(50);
+        await expectBalance(engine.db, caller.accountId, 10);
+        await first.kill('SIGKILL');
+        expect(
+          (await Promise.all(answers)).every((answer) => answer instanceof Error),
+          'no call was answered',
+        ).to.equal(true);
 
-      const holds = await untilAllSettled(engine.db, caller.accountId);
-      expect(
-        holds.filter((held) => held.settlements.length !== 1),
-        'holds settled more than once',
-      ).to.deep.equal([]);
-      const spent = ok.reduce((sum, answer) => sum + Number(answer.body.credits_used), 0);
-      await expectBalance(engine.db, caller.accountId, 1000 - spent);
-      const captured = new Set(holds.filter((held) => held.settlements[0] === 'capture').map((held) => held.call_id));
-      expect([...captured].sort(), 'captured holds are the charged 200s').to.deep.equal(
-        ok
-          .filter((answer) => answer.body.credits_used > 0)
-          .map((answer) => answer.body.call_id as string)
-          .sort(),
-      );
-      const rows: Array<{ call_id: string; status: string; credits: unknown }> = await engine
-        .db('calls')
-        .whereIn(
-          'call_id',
-          ok.map((answer) => answer.body.call_id as string),
-        )
-        .select('call_id', 'status', 'credits');
-      expect(rows.length, 'call rows of the 200s').to.equal(ok.length);
-      expect(rows.every((row) => row.status === 'ok')).to.equal(true);
+        await Promise.all([start(env), start(env)]);
+        const holds = await untilAllSettled(engine.db, caller.accountId);
+        expect(holds).to.have.length(20);
+        expect(holds.filter((held) => held.settlements.join() !== 'release')).to.deep.equal([]);
+        await expectBalance(engine.db, caller.accountId, 30);
+      } finally {
+        await upstream.close();
+      }
     });
-  }
-});
+
+    it('a clean stop waits for calls in progress up to its grace period, then releases the charge of those it cuts off', async function () {
+      this.timeout(60_000);
+      const upstream = await startSilentUpstream();
+      try {
+        const server = await start({ SOURCE_USGS_EARTHQUAKES_URL: upstream.url, SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000', SHUTDOWN_GRACE_MS: '300' });
+        const caller = await newCaller(engine.db, 5);
+        const hanging = call(server.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: {} }).catch((error: Error) => error);
+        while ((await holdsOf(engine.db, caller.accountId)).length < 1) await sleep(50);
+        await server.stop();
+        await hanging;
+        const holds = await holdsOf(engine.db, caller.accountId);
+        expect(holds.map((held) => held.settlements)).to.deep.equal([['release']]);
+        await expectBalance(engine.db, caller.accountId, 5);
+      } finally {
+        await upstream.close();
+      }
+    });
+
+    it('a server stopped mid-render puts the figure back in the queue; a restarted server finishes it, charged once', async function () {
+      this.timeout(90_000);
+      const queue = `faults-${process.pid}-${Date.now()}`;
+      const env = { FILES_DIR: filesDir, FIGURE_QUEUE: queue, FIGURE_SYNC_WAIT_MS: '0' };
+      const first = await start({ ...env, TEST_RENDER_DELAY_MS: '60000' });
+      const caller = await newCaller(engine.db, 10);
+      const created: Answer = await call(first.baseUrl, '/api/v1/create_figure', {
+        key: caller.key,
+        body: { description: 'Sampling, then sequencing, then assembly' },
+      });
+      const figureId = created.body.extra.figure_id as string;
+      while ((await engine.db('figures').where({ id: figureId }).first('status')).status !== 'rendering') await sleep(50);
+      await first.stop();
+      const row = await engine.db('figures').where({ id: figureId }).first('status', 'attempts');
+      expect([row.status, Number(row.attempts)]).to.deep.equal(['pending', 0]);
+
+      const second = await start(env);
+      const finished = await pollFigure(second.baseUrl, caller.key, figureId);
+      expect(finished.body.extra).to.include({ status: 'finished', credits_used: 5 });
+      expect((await ledgerKinds(engine.db, created.body.call_id)).map((entry) => entry.kind)).to.deep.equal(['hold', 'capture']);
+      await expectBalance(engine.db, caller.accountId, 5);
+    });
+
+    if (engine.name === 'mysql') {
+      it('with its database connections killed again and again mid-query, every 200 is charged and logged, and nothing else is', async function () {
+        this.timeout(120_000);
+        const server = await start({ HOLD_TIMEOUT_MS: '5000', HOLD_SWEEP_INTERVAL_MS: '500' });
+        const caller = await newCaller(engine.db, 1000);
+        const killer = await mysql.createConnection(engine.url);
+        const database = new URL(engine.url).pathname.slice(1);
+        let kills = 0;
+        let loading = true;
+        // Kills the connections of this database (the suite's own) that are running a statement or hold an open transaction: only the server's, as the test's own pool is idle meanwhile.
+        const killing = (async () => {
+          while (loading) {
+            const [rows] = await killer.query(
+              `select p.id from information_schema.processlist p
+              where p.db = ? and p.id <> connection_id() and (p.command = 'Query' or p.id in (select trx_mysql_thread_id from information_schema.innodb_trx))`,
+              [database],
+            );
+            for (const { id } of rows as Array<{ id: number }>) {
+              await killer.query(`KILL CONNECTION ${Number(id)}`).then(
+                () => (kills += 1),
+                () => undefined,
+              );
+            }
+            await sleep(5);
+          }
+        })();
+        const answers: Answer[] = [];
+        try {
+          const worker = async (worker: number): Promise<void> => {
+            for (let index = 0; index < 40; index++) {
+              const tool = (index + worker) % 3 === 0 ? 'lookup_integer_sequence' : 'search_papers';
+              const body = tool === 'search_papers' ? { query: `q${worker}-${index}` } : { query: '1, 2, 3' };
+              answers.push(await call(server.baseUrl, `/api/v1/${tool}`, { key: caller.key, body }));
+            }
+          };
+          await Promise.all(Array.from({ length: 8 }, (_, worker) => worker).map(worker));
+        } finally {
+          loading = false;
+          await killing;
+          await killer.end();
+        }
+        expect(kills, 'connections killed').to.be.greaterThan(0);
+        const ok = answers.filter((answer) => answer.status === 200);
+        expect(ok.length, 'calls answered 200').to.be.greaterThan(0);
+        expect(
+          answers.filter((answer) => answer.status !== 200).every((answer) => typeof answer.body?.error?.code === 'string'),
+          'every error is JSON',
+        ).to.equal(true);
+        // A lost connection is a 503 (retry later), never a 500; the failing tool's own 502 stays.
+        expect(
+          [...new Set(answers.map((answer) => answer.status))].filter((status) => ![200, 502, 503].includes(status)),
+          'other statuses',
+        ).to.deep.equal([]);
+
+        const holds = await untilAllSettled(engine.db, caller.accountId);
+        expect(
+          holds.filter((held) => held.settlements.length !== 1),
+          'holds settled more than once',
+        ).to.deep.equal([]);
+        const spent = ok.reduce((sum, answer) => sum + Number(answer.body.credits_used), 0);
+        await expectBalance(engine.db, caller.accountId, 1000 - spent);
+        const captured = new Set(holds.filter((held) => held.settlements[0] === 'capture').map((held) => held.call_id));
+        expect([...captured].sort(), 'captured holds are the charged 200s').to.deep.equal(
+          ok
+            .filter((answer) => answer.body.credits_used > 0)
+            .map((answer) => answer.body.call_id as string)
+            .sort(),
+        );
+        const rows: Array<{ call_id: string; status: string; credits: unknown }> = await engine
+          .db('calls')
+          .whereIn(
+            'call_id',
+            ok.map((answer) => answer.body.call_id as string),
+          )
+          .select('call_id', 'status', 'credits');
+        expect(rows.length, 'call rows of the 200s').to.equal(ok.length);
+        expect(rows.every((row) => row.status === 'ok')).to.equal(true);
+      });
+    }
+  },
+  // Its faults reach the whole database: connections killed whatever they serve, every old hold swept.
+  { ownDatabase: true },
+);

@@ -4,6 +4,7 @@
  * DATABASE_URL=mysql://root@127.0.0.1:3306/test). Suites must create their own rows and never
  * truncate tables: the MySQL database may be shared.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,28 +52,64 @@ export function testEngines(env: NodeJS.ProcessEnv = process.env): Engine[] {
 
 /**
  * Declares `describe(title + engine)` once per engine; `body` gets an object whose `db` is a
- * migrated pool inside hooks and tests.
+ * migrated pool inside hooks and tests. With `ownDatabase`, the suite gets a database of its own (a
+ * new MySQL database, dropped after the suite; a new SQLite file) instead of the shared one: for
+ * faults that reach beyond the suite's own rows (killing every busy connection of the database,
+ * sweeping every old hold), which must not hit suites running meanwhile in the other test process.
  */
-export function describeOnEachEngine(title: string, body: (engine: EngineUnderTest) => void): void {
+export function describeOnEachEngine(title: string, body: (engine: EngineUnderTest) => void, options: { ownDatabase?: boolean } = {}): void {
   for (const engine of testEngines()) {
     describe(`${title} (${engine.name})`, function () {
       let db: Knex | undefined;
+      let url = engine.url;
+      let dropOwnDatabase: (() => Promise<void>) | undefined;
       const underTest: EngineUnderTest = {
-        ...engine,
+        name: engine.name,
+        get url(): string {
+          return url;
+        },
         get db(): Knex {
           if (!db) throw new Error('the database is opened in the suite before hook; use it inside tests');
           return db;
         },
       };
       before(async function () {
-        db = openDatabase(engine.url);
+        if (options.ownDatabase) ({ url, drop: dropOwnDatabase } = await createOwnDatabase(engine));
+        db = openDatabase(url);
         await migrateToLatest(db);
       });
       after(async function () {
         await db?.destroy();
         db = undefined;
+        await dropOwnDatabase?.();
       });
       body(underTest);
     });
   }
+}
+
+async function createOwnDatabase(engine: Engine): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `suite_${randomBytes(6).toString('hex')}`;
+  if (engine.name === 'sqlite') {
+    return { url: `sqlite:${path.join(path.dirname(engine.url.slice('sqlite:'.length)), `${name}.sqlite`)}`, drop: async () => undefined };
+  }
+  const server = openDatabase(engine.url);
+  try {
+    await server.raw('CREATE DATABASE ??', [name]);
+  } finally {
+    await server.destroy();
+  }
+  const own = new URL(engine.url);
+  own.pathname = `/${name}`;
+  return {
+    url: own.toString(),
+    drop: async () => {
+      const again = openDatabase(engine.url);
+      try {
+        await again.raw('DROP DATABASE IF EXISTS ??', [name]);
+      } finally {
+        await again.destroy();
+      }
+    },
+  };
 }

@@ -6,7 +6,7 @@
  * every module through tsx, and the suites start some sixty servers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -53,7 +53,10 @@ function bundled(entry: string): Promise<string> {
       packages: 'external',
       logLevel: 'error',
       plugins: [sourceModuleUrls(source)],
-    }).then(() => outfile);
+    }).then(() => {
+      process.once('exit', () => rmSync(outfile, { force: true }));
+      return outfile;
+    });
     bundles.set(source, done);
   }
   return done;

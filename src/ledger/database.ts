@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
+import { realClock } from '../clock.ts';
 import { migrationSource } from './migrations.ts';
 
 export class DatabaseUrlError extends Error {}
@@ -141,7 +142,7 @@ export async function migrateToLatest(db: Knex): Promise<void> {
     } catch (error) {
       const collided = /already (exists|locked)/i.test(error instanceof Error ? error.message : '');
       if (!collided || attempt >= MIGRATION_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      await realClock.sleep(100 * attempt);
     }
   }
 }

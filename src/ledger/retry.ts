@@ -3,6 +3,7 @@
  * Every write retried here is idempotent through a unique index (a call id is held, captured or
  * released at most once), so running it again after an unknown outcome is safe.
  */
+import { realClock } from '../clock.ts';
 import { isDeadlock } from './errors.ts';
 
 interface DriverError {
@@ -55,8 +56,6 @@ export function isTransient(error: unknown): boolean {
   return typeof message === 'string' && TRANSIENT_MESSAGE.test(message);
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Runs `work` until it succeeds, fails with a non-transient error, or `deadline` (epoch ms) has
  * passed; then the last transient error is thrown. `attempt` counts from 1, so `work` knows
@@ -69,7 +68,7 @@ export async function retryTransient<T>(deadline: number, work: (attempt: number
     } catch (error) {
       if (!isTransient(error) || Date.now() >= deadline) throw error;
       // Short, growing, jittered pauses: enough for a killed connection to be replaced or a lock to pass.
-      await sleep(Math.min(20 * 2 ** Math.min(attempt, 5), 500) * (0.5 + Math.random() / 2));
+      await realClock.sleep(Math.min(20 * 2 ** Math.min(attempt, 5), 500) * (0.5 + Math.random() / 2));
     }
   }
 }

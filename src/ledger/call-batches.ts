@@ -11,6 +11,11 @@
  * A batch that fails for any reason commits nothing, or committed with its answer lost: each of its
  * calls then goes the per-call way (settlement.ts), which first looks for what an earlier attempt
  * wrote, so nothing is held or captured twice and nothing is lost. Releases always go that way.
+ *
+ * Two lighter queues serve the calls that hold nothing: balance reads (one SELECT, no transaction,
+ * shared by the calls of an account that ask while one runs) and the call rows written after the
+ * answer (of free calls and failed calls: one INSERT for the rows of every account that end while
+ * one runs).
  */
 import type { Knex } from 'knex';
 import type { CallRecord } from './calls.ts';
@@ -18,7 +23,7 @@ import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
 import { GroupCommit } from './group-commit.ts';
 import type { Held } from './holds.ts';
-import { engineOf, inScriptTransaction, type Script, type Step } from './statements.ts';
+import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from './statements.ts';
 
 export type BatchedHold = { ok: true; balance: number } | { ok: false; balance: number };
 
@@ -39,6 +44,8 @@ export interface CallBatchOptions {
 
 export class CallBatches {
   private readonly batches = new GroupCommit<Pending, BatchedHold | BatchedSettlement>((accountId, batch) => this.write(accountId, batch));
+  private readonly balanceReads = new GroupCommit<null, number>((accountId, asking) => this.readBalance(accountId, asking.length));
+  private readonly callRows = new GroupCommit<CallRecord, void>((_, calls) => this.writeCallRows(calls));
   private readonly forUpdate: string;
 
   constructor(
@@ -56,6 +63,32 @@ export class CallBatches {
   /** Captures the call's hold (none for a free call) and writes its call row, in the account's next batch. */
   capture(held: Held, call: CallRecord): Promise<BatchedSettlement> {
     return this.batches.submit(held.accountId, { kind: 'settle', held, call }) as Promise<BatchedSettlement>;
+  }
+
+  /** The account's balance, read after this call asked (a read already running when it asks is not shared with it). */
+  balance(accountId: string): Promise<number> {
+    return this.balanceReads.submit(accountId, null);
+  }
+
+  /** Writes a call row that holds nothing, in the process's next batch of call rows. A rejection leaves the row unwritten or written. */
+  recordCall(call: CallRecord): Promise<void> {
+    return this.callRows.submit(CALL_ROWS, call);
+  }
+
+  private async readBalance(accountId: string, asking: number): Promise<number[]> {
+    const rows = (await runStatement(this.db, { sql: 'SELECT balance FROM accounts WHERE id = ?', params: [accountId] })) as Array<{ balance: unknown }>;
+    if (!rows[0]) throw new LedgerError('not_found', `no account "${accountId}"`);
+    return Array.from({ length: asking }, () => Number(rows[0]!.balance));
+  }
+
+  private async writeCallRows(calls: CallRecord[]): Promise<void[]> {
+    const now = new Date();
+    const rows = calls.map((call) => [call.callId, call.accountId, call.keyId, call.tool, call.status, call.credits, call.durationMs, call.at ?? now]);
+    await runStatement(this.db, {
+      sql: `INSERT INTO calls (call_id, account_id, key_id, tool, status, credits, duration_ms, created_at) VALUES ${rowsOf(rows.length, 8)}`,
+      params: rows.flat(),
+    });
+    return calls.map(() => undefined);
   }
 
   private async write(accountId: string, batch: Pending[]): Promise<Array<BatchedHold | BatchedSettlement>> {
@@ -122,6 +155,9 @@ export class CallBatches {
     return batch.map((pending) => (pending.kind === 'hold' ? { ok: admitted[holdIndex++]!, balance } : { credits: pending.held.credits, balance }));
   }
 }
+
+/** The one queue key of call rows: they are written together whatever their account. */
+const CALL_ROWS = 'calls';
 
 const placeholders = new Map<string, string>();
 

@@ -124,13 +124,28 @@ export async function settleCall(db: Knex, held: Held, call: CallRecord, succeed
   );
 }
 
-/** Writes the call's row, retrying transient failures; an earlier attempt that did commit counts. */
-export async function recordCallReliably(db: Knex, call: CallRecord, options: { earlierMayHaveCommitted?: boolean } = {}): Promise<void> {
+/**
+ * Writes the call's row, retrying transient failures; an earlier attempt that did commit counts.
+ * With `batches`, first in the process's next batch of call rows; one by one when that fails.
+ */
+export async function recordCallReliably(
+  db: Knex,
+  call: CallRecord,
+  options: { earlierMayHaveCommitted?: boolean; batches?: CallBatches } = {},
+): Promise<void> {
+  let earlierMayHaveCommitted = options.earlierMayHaveCommitted;
+  if (options.batches) {
+    try {
+      return await options.batches.recordCall(call);
+    } catch {
+      earlierMayHaveCommitted = true;
+    }
+  }
   await retryTransient(Date.now() + SETTLE_RETRY_MS, async (attempt) => {
     try {
       await recordCall(db, call);
     } catch (error) {
-      if ((options.earlierMayHaveCommitted || attempt > 1) && error instanceof LedgerError && error.code === 'conflict') return;
+      if ((earlierMayHaveCommitted || attempt > 1) && error instanceof LedgerError && error.code === 'conflict') return;
       throw error;
     }
   });

@@ -3,8 +3,9 @@
  * of checks of the design — rate 429, pack 403, arguments 400, credits 402 (503 when they cannot
  * be reached in time) — then the handler. The price is held before the handler runs and captured
  * when it succeeds, released when anything fails, together with the call's log row and before the
- * answer goes out. Every call is written to the call log. The transport has already found the tool
- * and the caller's key, and reads the arguments its own way.
+ * answer goes out. Every call is written to the call log; the row of a call that holds nothing when
+ * it ends (a free call, a refused or failed one) just after its answer, batched with other rows. The
+ * transport has already found the tool and the caller's key, and reads the arguments its own way.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -123,6 +124,12 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
         },
       };
       const outcome = await handlers.get(tool.name)!(args as never, context);
+      if (tool.credits === 0) {
+        // Nothing to capture: the row is written after the answer (finally, below), and the answer
+        // only reads the balance, in one read shared by the account's calls that ask meanwhile.
+        if (onBalance) await batches.balance(caller.accountId).then(onBalance, () => undefined);
+        return { ...outcome, credits_used: 0, call_id: callId };
+      }
       // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.
       charged = await settleCall(db, held, record(), true, { batches, onBalance });
       // Captured nothing: the reconciler had already given the credits back (a call longer than HOLD_TIMEOUT_MS).
@@ -144,10 +151,12 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       metrics.toolCall(tool.name, status, durationMs / 1000);
       logger.info({ call_id: callId, tool: tool.name, transport, status, credits: charged, duration_ms: Math.round(durationMs * 10) / 10 }, 'tool call');
-      // Written after the answer (a locked account must not delay it), retried; a shutdown waits for it.
+      // Written after the answer (a locked account must not delay it), batched, retried; a shutdown waits for it.
       if (!recorded) {
         inFlight.track(
-          recordCallReliably(db, record()).catch((error: unknown) => logger.error({ err: error, call_id: callId }, 'could not write the call log')),
+          recordCallReliably(db, record(), { batches }).catch((error: unknown) =>
+            logger.error({ err: error, call_id: callId }, 'could not write the call log'),
+          ),
         );
       }
     }

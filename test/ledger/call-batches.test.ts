@@ -4,9 +4,11 @@ import {
   CallBatches,
   createAccount,
   createKey,
+  addCredits,
   hold,
   holdForCall,
   newCallId,
+  recordCallReliably,
   releaseIfHeld,
   settleCall,
   type CallRecord,
@@ -227,6 +229,56 @@ describeOnEachEngine('the group commit of holds, captures and call rows', (engin
     expect(await kinds(held[1]!.callId)).to.deep.equal(['hold', 'release']);
     expect(await engine.db('calls').where({ call_id: held[1]!.callId }).pluck('credits')).to.deep.equal([0]);
     await expectBalance(engine.db, id, 3);
+  });
+
+  it('reads the balance once for the calls of an account that ask together, and afresh for a call that asks later', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch balance', credits: 12 });
+    const { db, batches } = watched(engine.db);
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    expect(await Promise.all(Array.from({ length: 10 }, () => group.balance(id)))).to.deep.equal(Array.from({ length: 10 }, () => 12));
+    expect(batches()).to.equal(1);
+    await addCredits(engine.db, id, 5);
+    expect(await group.balance(id)).to.equal(17);
+    expect(batches()).to.equal(2);
+    await expectLedgerError(group.balance('acc_doesNotExist00'), 'not_found');
+  });
+
+  it('writes the rows of calls that end together, whatever their account, with one statement', async function () {
+    const first = await createAccount(engine.db, { name: 'Rows one', credits: 1 });
+    const second = await createAccount(engine.db, { name: 'Rows two', credits: 1 });
+    const ended = [...calls(first.id, 3, 0), ...calls(second.id, 3, 0)];
+    const { db, batches } = watched(engine.db);
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    await Promise.all(ended.map((one, index) => group.recordCall({ ...callOf(one), status: index % 2 ? 'ok' : 'invalid_input', durationMs: index })));
+    expect(batches()).to.equal(1);
+    const rows = await engine
+      .db('calls')
+      .whereIn(
+        'call_id',
+        ended.map((one) => one.callId),
+      )
+      .select('call_id', 'account_id', 'status', 'credits', 'duration_ms');
+    const byCall = new Map(rows.map((row) => [row.call_id, [row.account_id, row.status, Number(row.credits), Number(row.duration_ms)]]));
+    expect(ended.map((one) => byCall.get(one.callId))).to.deep.equal(ended.map((one, index) => [one.accountId, index % 2 ? 'ok' : 'invalid_input', 0, index]));
+  });
+
+  it('a batch of call rows that fails is written one by one, and a row already written stays the only one', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Rows conflict', credits: 1 });
+    const ended = calls(id, 4, 0);
+    const group = new CallBatches(engine.db, { waitMs: WAIT_MS });
+    await group.recordCall(callOf(ended[2]!));
+    // The batch of all four fails on the row already there; each is then written on its own, that one found written.
+    await Promise.all(ended.map((one) => recordCallReliably(engine.db, callOf(one), { batches: group })));
+    const counts = await engine
+      .db('calls')
+      .whereIn(
+        'call_id',
+        ended.map((one) => one.callId),
+      )
+      .groupBy('call_id')
+      .select('call_id')
+      .count({ rows: '*' });
+    expect(counts.map((row) => Number(row.rows))).to.deep.equal([1, 1, 1, 1]);
   });
 
   it('reports not_found for holds on an unknown account', async function () {

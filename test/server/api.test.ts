@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { deleteKey, getBalance, ledgerSum, setPackEnabled } from '../../src/ledger/index.ts';
+import { deleteKey, getBalance, ledgerSum, setPackEnabled, usage } from '../../src/ledger/index.ts';
 import { MAX_BODY_BYTES } from '../../src/server/tool-call.ts';
 import { eventually } from '../support/eventually.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
@@ -80,6 +80,19 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
         { id: 'integer_sequences', title: 'Integer sequences', pack: 'humanities', tools: ['lookup_integer_sequence'], sources: ['oeis'] },
       ]);
       expect(answer.body.credits_used).to.equal(0);
+    });
+    it('a free call says the balance in X-Credits-Remaining and is written to the call log just after its answer', async () => {
+      const caller = await newCaller(engine.db, 7);
+      const answer = await post('list_capabilities', { key: caller.key, body: {} });
+      expect([answer.status, answer.headers.get('x-credits-remaining'), answer.body.credits_used]).to.deep.equal([200, '7', 0]);
+      const logged = await eventually(
+        () => usage(engine.db, caller.accountId),
+        (entries) => entries.length > 0,
+      );
+      expect(logged.map((entry) => [entry.call_id, entry.tool, entry.status, entry.credits])).to.deep.equal([
+        [answer.body.call_id, 'list_capabilities', 'ok', 0],
+      ]);
+      expect(await ledgerSum(engine.db, caller.accountId)).to.equal(7);
     });
     it('list_capabilities answers with no body at all', async () => {
       const caller = await newCaller(engine.db, 0);

@@ -134,7 +134,12 @@ async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefi
   const inDatabase = await storeLimiter(db, { tableName: KEY_TABLE, keyPrefix: KEY_PREFIX, points: perMinute, duration: WINDOW_SECONDS });
   if (!redisUrl) return { counter: engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, perMinute) : inDatabase, close: () => undefined };
   // No offline queue: while Redis is away a count fails at once and the database store counts instead.
-  const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: REDIS_CONNECT_TIMEOUT_MS });
+  const redis = new Redis(redisUrl, {
+    enableOfflineQueue: false,
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+  });
   redis.on('error', () => undefined); // each failed count falls back to the database store; ioredis reconnects by itself
   // Counts sent before the connection is up would fail and be counted by the stand-in instead: wait for it (or its failure) first.
   await new Promise<void>((resolve) => {

@@ -87,7 +87,7 @@ export class RedisCache implements ResponseCache {
     private readonly prefix = 'research-tools:upstream:',
     private readonly maxEntryBytes = DEFAULT_CACHE_BOUNDS.maxEntryBytes,
   ) {
-    this.redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 });
+    this.redis = new Redis(url, { lazyConnect: true, enableAutoPipelining: true, maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 });
     this.redis.on('error', (error: Error) => this.logger?.warn({ err: error.message }, 'upstream cache: Redis error'));
   }
 

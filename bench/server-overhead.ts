@@ -2,13 +2,16 @@
  * The real server against bare node:http and bare Express servers answering the same JSON, side by
  * side in one run: requests/s and p50/p99 latency of a free call, an authenticated charged call (one
  * key, and one key per connection) and a charged call whose upstream answer is cached, on SQLite and
- * on MySQL, as ratios to the bare app; then the cost of each step of the hot path on its own.
+ * on MySQL (a new database, dropped after the run), as ratios to the bare app; the latency of a
+ * charged call at a steady half of its peak rate; then the cost of each step of the hot path on its own.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
+import { loadTest } from 'loadtest';
 import type { Knex } from 'knex';
 import { CallBatches, authenticateKey, createAccount, createKey, hold, migrateToLatest, newCallId, openDatabase, recordCall } from '../src/ledger/index.ts';
 import { KeyVerifier } from '../src/server/key-cache.ts';
@@ -44,8 +47,47 @@ const FREE: Call = { tool: 'list_capabilities', body: {} };
 /** Fixed dates, so every call asks USGS the same request: the first fills the cache, the rest hit it. */
 const CACHED: Call = { tool: 'search_earthquakes', body: { start: '1994-01-17', end: '1994-01-18', min_magnitude: 6 } };
 
-/** Loads one target; with several keys, each connection calls with its own key (its own account). */
-async function load(name: string, baseUrl: string, keys: string[] = [], call: Call = CHARGED, overallRate?: number): Promise<Load> {
+/**
+ * The target at a steady rate: one request every 1/rate seconds whether or not the earlier ones
+ * have been answered (loadtest's requestsPerSecond), so that the latency is that of a server
+ * loaded to that rate. (autocannon's rate option sends each connection's quota for a second in one
+ * burst and then waits, which measures the latency of full load.)
+ */
+async function steadyLoad(name: string, baseUrl: string, key: string | undefined, call: Call, rate: number): Promise<Load> {
+  const options = {
+    url: `${baseUrl}/api/v1/${call.tool}`,
+    method: 'POST',
+    contentType: 'application/json',
+    body: JSON.stringify(call.body),
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    requestsPerSecond: Math.max(1, Math.round(rate)),
+    agentKeepAlive: true,
+    quiet: true,
+  };
+  await runSteadily({ ...options, maxSeconds: 1 }); // warm-up
+  const result = await runSteadily({ ...options, maxSeconds: DURATION_S });
+  return {
+    name,
+    requestsPerSecond: result.rps,
+    p50: result.percentiles[50] ?? 0,
+    p99: result.percentiles[99] ?? 0,
+    non2xx: result.totalErrors,
+    fixedRate: true,
+    free: call === FREE,
+  };
+}
+
+interface SteadyResult {
+  rps: number;
+  totalErrors: number;
+  percentiles: Record<number, number>;
+}
+
+/** loadtest's promise API (its bundled type declarations still describe the older callback one). */
+const runSteadily = loadTest as unknown as (options: Record<string, unknown>) => Promise<SteadyResult>;
+
+/** Loads one target as fast as it answers; with several keys, each connection calls with its own key (its own account). */
+async function load(name: string, baseUrl: string, keys: string[] = [], call: Call = CHARGED): Promise<Load> {
   let nextClient = 0;
   const options = {
     url: `${baseUrl}/api/v1/${call.tool}`,
@@ -53,7 +95,6 @@ async function load(name: string, baseUrl: string, keys: string[] = [], call: Ca
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(call.body),
     connections: CONNECTIONS,
-    ...(overallRate ? { overallRate: Math.max(1, Math.round(overallRate)) } : {}),
     setupClient: (client: { setHeaders(headers: Record<string, string>): void }) => {
       const key = keys[nextClient++ % Math.max(keys.length, 1)];
       client.setHeaders({ 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) });
@@ -67,22 +108,33 @@ async function load(name: string, baseUrl: string, keys: string[] = [], call: Ca
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
-    fixedRate: overallRate !== undefined,
+    fixedRate: false,
     free: call === FREE,
   };
 }
 
-async function mysqlUrl(): Promise<string | undefined> {
+/**
+ * A new, empty database on the MySQL server (when one answers), dropped after the run: every run
+ * starts from the same state, not from the rows earlier runs and test suites left in a shared one.
+ */
+async function freshMysqlDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const url = process.env.BENCH_MYSQL_URL ?? (process.env.DATABASE_URL?.startsWith('mysql://') ? process.env.DATABASE_URL : 'mysql://root@127.0.0.1:3306/test');
-  const db = openDatabase(url);
-  try {
-    await db.raw('select 1');
-    return url;
-  } catch {
-    return undefined;
-  } finally {
-    await db.destroy();
-  }
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const onServer = async (statement: string): Promise<boolean> => {
+    const db = openDatabase(url);
+    try {
+      await db.raw(statement, [name]);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await db.destroy();
+    }
+  };
+  if (!(await onServer('CREATE DATABASE ??'))) return undefined;
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return { url: own.toString(), drop: async () => void (await onServer('DROP DATABASE IF EXISTS ??')) };
 }
 
 /** The Redis the MySQL server counts rate limits in (as deployed: many processes share it), when one answers. */
@@ -180,7 +232,8 @@ async function hotPathSteps(engine: string, url: string, redis: string | undefin
 export async function runServerOverheadBench(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-server-'));
   const sqliteUrl = `sqlite:${join(folder, 'bench.sqlite')}`;
-  const mysql = await mysqlUrl();
+  const mysqlDatabase = await freshMysqlDatabase();
+  const mysql = mysqlDatabase?.url;
   const processes: ServerProcess[] = [];
   const usgs = await startFakeUpstream();
   usgs.on('/query', json(recording('usgs-earthquakes', 'query-northridge-m6.6-one-result.json')));
@@ -233,8 +286,8 @@ export async function runServerOverheadBench(): Promise<void> {
     const halfPeak = new Map<string, { rate: number; charged: Load; bare: Load }>();
     for (const { name, server, keys } of servers) {
       const rate = byEngine.get(name)!.charged.requestsPerSecond / 2;
-      const charged = await load(`${name}, charged, 1 key, at ${rate.toFixed(0)} req/s`, server.baseUrl, keys.slice(0, 1), CHARGED, rate);
-      const bare = await load(`bare express at ${rate.toFixed(0)} req/s`, bareExpress.baseUrl, [], CHARGED, rate);
+      const charged = await steadyLoad(`${name}, charged, 1 key, at ${rate.toFixed(0)} req/s`, server.baseUrl, keys[0], CHARGED, rate);
+      const bare = await steadyLoad(`bare express at ${rate.toFixed(0)} req/s`, bareExpress.baseUrl, undefined, CHARGED, rate);
       results.push(charged, bare);
       halfPeak.set(name, { rate, charged, bare });
     }
@@ -270,6 +323,7 @@ export async function runServerOverheadBench(): Promise<void> {
   } finally {
     await Promise.all(processes.map((server) => server.stop()));
     await usgs.close();
+    await mysqlDatabase?.drop();
     rmSync(folder, { recursive: true, force: true });
   }
 }

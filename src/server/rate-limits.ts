@@ -1,10 +1,11 @@
 /**
  * Request-rate limits, shared by every server process (rate-limiter-flexible):
  *  - per API key: RATE_LIMIT_PER_MINUTE requests per minute, counted in Redis when REDIS_URL is set
- *    (one atomic round trip, no database work per call; the database store stands in while Redis
- *    is unreachable), otherwise in the ledger database: on SQLite one UPSERT statement for the
- *    requests of a key that arrive together (SQLite runs one writer at a time, so processes
- *    sharing the file count exactly), on MySQL rate-limiter-flexible's store over our pool;
+ *    (one atomic round trip for the requests of a key that arrive together, no database work per
+ *    call; the database store stands in while Redis is unreachable), otherwise in the ledger
+ *    database: on SQLite one UPSERT statement for the requests of a key that arrive together
+ *    (SQLite runs one writer at a time, so processes sharing the file count exactly), on MySQL
+ *    rate-limiter-flexible's store over our pool;
  *  - per client address: a few failed key attempts, so keys cannot be guessed at speed. The address
  *    is the connection's unless it comes from a TRUSTED_PROXIES proxy (see app.ts), so rotating
  *    X-Forwarded-For changes nothing; IPv6 addresses count by their /64. A key that verifies is
@@ -97,23 +98,15 @@ const KEY_TABLE = 'rate_limit_keys';
 const KEY_PREFIX = 'key';
 
 /**
- * The key's count in one statement on the table rate-limiter-flexible's SQLite store keeps (same
- * rows, same meaning): a new window starts once the old one has expired. Requests of one key that
- * arrive together are counted by one statement (group-commit.ts) and numbered in arrival order.
+ * Counts the requests of one key that arrive together with one write (group-commit.ts): `count`
+ * adds their number to the key's window and says the window's total after it; each request is
+ * then numbered in arrival order, and those numbered past the limit are refused. Two processes
+ * counting the same key stay exact, since every write adds to the one shared total.
  */
-function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
-  const sql =
-    `INSERT INTO ${KEY_TABLE} (key, points, expire) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET ` +
-    'points = CASE WHEN expire > ? THEN points + excluded.points ELSE excluded.points END, expire = CASE WHEN expire > ? THEN expire ELSE excluded.expire END ' +
-    'RETURNING points, expire';
+function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: number) => Promise<{ total: number; msBeforeNext: number }>): KeyCounter {
   const counts = new GroupCommit<null, RateLimiterRes>(async (keyId, requests) => {
-    const now = Date.now();
-    const [row] = (await runStatement(db, { sql, params: [`${KEY_PREFIX}:${keyId}`, requests.length, now + WINDOW_SECONDS * 1000, now, now] })) as Array<{
-      points: number;
-      expire: number;
-    }>;
-    const before = Number(row!.points) - requests.length;
-    const msBeforeNext = Number(row!.expire) - now;
+    const { total, msBeforeNext } = await count(keyId, requests.length);
+    const before = total - requests.length;
     return requests.map((_, index) => {
       const points = before + index + 1;
       return new RateLimiterRes(Math.max(0, perMinute - points), msBeforeNext, points, points === 1);
@@ -126,6 +119,37 @@ function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
       return counted;
     },
   };
+}
+
+/**
+ * The key's count in one statement on the table rate-limiter-flexible's SQLite store keeps (same
+ * rows, same meaning): a new window starts once the old one has expired.
+ */
+function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
+  const sql =
+    `INSERT INTO ${KEY_TABLE} (key, points, expire) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET ` +
+    'points = CASE WHEN expire > ? THEN points + excluded.points ELSE excluded.points END, expire = CASE WHEN expire > ? THEN expire ELSE excluded.expire END ' +
+    'RETURNING points, expire';
+  return groupedKeyCounter(perMinute, async (keyId, requests) => {
+    const now = Date.now();
+    const [row] = (await runStatement(db, { sql, params: [`${KEY_PREFIX}:${keyId}`, requests, now + WINDOW_SECONDS * 1000, now, now] })) as Array<{
+      points: number;
+      expire: number;
+    }>;
+    return { total: Number(row!.points), msBeforeNext: Number(row!.expire) - now };
+  });
+}
+
+/** rate-limiter-flexible's count (in Redis, with its stand-in) of the requests of a key that arrive together, in one consume of their number. */
+function redisKeyCounter(limiter: RateLimiterRedis, perMinute: number): KeyCounter {
+  return groupedKeyCounter(perMinute, async (keyId, requests) => {
+    // A consume past the limit still adds its points, and rejects with the total.
+    const counted = await limiter.consume(keyId, requests).catch((over: unknown) => {
+      if (over instanceof RateLimiterRes) return over;
+      throw over;
+    });
+    return { total: counted.consumedPoints, msBeforeNext: counted.msBeforeNext };
+  });
 }
 
 /** The per-key limiter: in Redis when a URL is given, with the database store as its stand-in while Redis fails. */
@@ -151,14 +175,14 @@ async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefi
     const timer = setTimeout(done, REDIS_CONNECT_TIMEOUT_MS);
     redis.once('ready', done).once('error', done);
   });
-  const counter = new RateLimiterRedis({
+  const limiter = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: 'research-tools:rate:key',
     points: perMinute,
     duration: WINDOW_SECONDS,
     insuranceLimiter: inDatabase as never,
   });
-  return { counter, close: () => redis.disconnect() };
+  return { counter: redisKeyCounter(limiter, perMinute), close: () => redis.disconnect() };
 }
 
 export async function createRateLimits(db: Knex, perMinute: number, options: { redisUrl?: string } = {}): Promise<RateLimits> {

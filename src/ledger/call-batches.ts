@@ -76,18 +76,13 @@ export class CallBatches {
   }
 
   private async readBalance(accountId: string, asking: number): Promise<number[]> {
-    const rows = (await runStatement(this.db, { sql: 'SELECT balance FROM accounts WHERE id = ?', params: [accountId] })) as Array<{ balance: unknown }>;
+    const rows = (await runStatement(this.db, selectBalance(accountId))) as Array<{ balance: unknown }>;
     if (!rows[0]) throw new LedgerError('not_found', `no account "${accountId}"`);
     return Array.from({ length: asking }, () => Number(rows[0]!.balance));
   }
 
   private async writeCallRows(calls: CallRecord[]): Promise<void[]> {
-    const now = new Date();
-    const rows = calls.map((call) => [call.callId, call.accountId, call.keyId, call.tool, call.status, call.credits, call.durationMs, call.at ?? now]);
-    await runStatement(this.db, {
-      sql: `INSERT INTO calls (call_id, account_id, key_id, tool, status, credits, duration_ms, created_at) VALUES ${rowsOf(rows.length, 8)}`,
-      params: rows.flat(),
-    });
+    await runStatement(this.db, insertCalls(calls, new Date()));
     return calls.map(() => undefined);
   }
 
@@ -121,7 +116,7 @@ export class CallBatches {
     }
 
     const entries: unknown[][] = [];
-    const calls: unknown[][] = [];
+    const calls: CallRecord[] = [];
     let holdIndex = 0;
     for (const pending of batch) {
       const { callId, credits } = pending.held;
@@ -130,8 +125,7 @@ export class CallBatches {
         continue;
       }
       if (credits > 0) entries.push([accountId, callId, 'capture', 0, callId, now]);
-      const { call } = pending;
-      calls.push([call.callId, accountId, call.keyId, call.tool, call.status, credits, call.durationMs, call.at ?? now]);
+      calls.push({ ...pending.call, accountId, credits });
     }
     if (entries.length > 0) {
       steps.push({
@@ -139,13 +133,8 @@ export class CallBatches {
         params: entries.flat(),
       });
     }
-    if (calls.length > 0) {
-      steps.push({
-        sql: `INSERT INTO calls (call_id, account_id, key_id, tool, status, credits, duration_ms, created_at) VALUES ${rowsOf(calls.length, 8)}`,
-        params: calls.flat(),
-      });
-    }
-    steps.push({ sql: 'SELECT balance FROM accounts WHERE id = ?', params: [accountId] });
+    if (calls.length > 0) steps.push(insertCalls(calls, now));
+    steps.push(selectBalance(accountId));
     const results = await script.run(steps, { commit: true });
     const row = (results.at(-1) as Array<{ balance: unknown }>)[0];
     if (!row) throw new LedgerError('not_found', `no account "${accountId}"`);
@@ -154,6 +143,18 @@ export class CallBatches {
     holdIndex = 0;
     return batch.map((pending) => (pending.kind === 'hold' ? { ok: admitted[holdIndex++]!, balance } : { credits: pending.held.credits, balance }));
   }
+}
+
+function selectBalance(accountId: string): Step {
+  return { sql: 'SELECT balance FROM accounts WHERE id = ?', params: [accountId] };
+}
+
+/** One INSERT of the calls' rows (a row without its time is made at `now`). */
+function insertCalls(calls: CallRecord[], now: Date): Step {
+  return {
+    sql: `INSERT INTO calls (call_id, account_id, key_id, tool, status, credits, duration_ms, created_at) VALUES ${rowsOf(calls.length, 8)}`,
+    params: calls.flatMap((call) => [call.callId, call.accountId, call.keyId, call.tool, call.status, call.credits, call.durationMs, call.at ?? now]),
+  };
 }
 
 /** The one queue key of call rows: they are written together whatever their account. */

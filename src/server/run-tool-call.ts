@@ -107,9 +107,12 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
           `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`,
         );
       }
-      holding = true;
-      metrics.creditsDebited(tool.credits);
-      inFlight.holding(held);
+      // A free call holds nothing: whatever its outcome, its row is written after the answer (finally, below).
+      if (tool.credits > 0) {
+        holding = true;
+        metrics.creditsDebited(tool.credits);
+        inFlight.holding(held);
+      }
       let callLogger: Logger | undefined;
       const context: ToolContext = {
         callId,
@@ -124,9 +127,8 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
         },
       };
       const outcome = await handlers.get(tool.name)!(args as never, context);
-      if (tool.credits === 0) {
-        // Nothing to capture: the row is written after the answer (finally, below), and the answer
-        // only reads the balance, in one read shared by the account's calls that ask meanwhile.
+      if (!holding) {
+        // Nothing to capture: the answer only reads the balance, in one read shared by the account's calls that ask meanwhile.
         if (onBalance) await batches.balance(caller.accountId).then(onBalance, () => undefined);
         return { ...outcome, credits_used: 0, call_id: callId };
       }

@@ -32,8 +32,6 @@ interface Load {
   non2xx: number;
   /** Sent at a fixed rate: its req/s is the rate asked, not a capacity. */
   fixedRate: boolean;
-  /** The free call: compared with the bare app answering the same (larger) JSON. */
-  free: boolean;
   /** Requests/s of bare Express answering the same JSON under the same load, measured just before this load. */
   bareBefore?: number;
 }
@@ -91,7 +89,7 @@ async function steadyLoad(name: string, baseUrl: string, key: string | undefined
     await run(1); // warm-up
     const { latencies, non2xx } = await run(DURATION_S);
     const percentile = (p: number): number => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!);
-    return { name, requestsPerSecond: latencies.length / DURATION_S, p50: percentile(50), p99: percentile(99), non2xx, fixedRate: true, free: call === FREE };
+    return { name, requestsPerSecond: latencies.length / DURATION_S, p50: percentile(50), p99: percentile(99), non2xx, fixedRate: true };
   } finally {
     await pool.close();
   }
@@ -120,7 +118,6 @@ async function load(name: string, baseUrl: string, keys: string[] = [], call: Ca
     p99: result.latency.p99,
     non2xx: result.non2xx,
     fixedRate: false,
-    free: call === FREE,
   };
 }
 

@@ -14,7 +14,8 @@ import { createAccount, createKey, migrateToLatest, openDatabase, recordCall } f
 import { createLogger } from '../src/logging.ts';
 import { createApp } from '../src/server/app.ts';
 import type { FigureJobRunner } from '../src/figures/runner.ts';
-import { launchChromium, screenshot } from '../test/support/browser.ts';
+import { tools } from '../generated/tools.ts';
+import { launchChromium, openRendered } from '../test/support/browser.ts';
 
 const target = fileURLToPath(new URL('../docs/api-reference.png', import.meta.url));
 const folder = mkdtempSync(path.join(os.tmpdir(), 'research-tools-docs-'));
@@ -27,7 +28,7 @@ try {
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   mkdirSync(path.dirname(target), { recursive: true });
-  await screenshot(`http://127.0.0.1:${port}/docs`, target, { width: 1280, height: 1600 });
+  await photographReference(`http://127.0.0.1:${port}/docs`);
   console.log(`wrote ${path.relative(process.cwd(), target)}`);
   await photographAccountPage(`http://127.0.0.1:${port}`);
   await new Promise((resolve) => server.close(resolve));
@@ -35,6 +36,18 @@ try {
 } finally {
   await db.destroy();
   rmSync(folder, { recursive: true, force: true });
+}
+
+/** The API reference once Swagger UI has drawn every tool. */
+async function photographReference(url: string): Promise<void> {
+  const browser = await launchChromium();
+  try {
+    const paths = Object.values(tools).map((tool) => `/api/v1/${tool.name}`);
+    const page = await openRendered(browser, url, paths, { width: 1280, height: 1600 });
+    await page.screenshot({ path: target });
+  } finally {
+    await browser.close();
+  }
 }
 
 /** The settings page of an account with a month of sample calls: before and after signing in. */

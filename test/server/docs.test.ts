@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
 import { tools } from '../../generated/tools.ts';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../../src/server/docs.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
-import { describeInBrowser, renderedDom, screenshot } from '../support/browser.ts';
+import { describeInBrowser, launchChromium, openRendered } from '../support/browser.ts';
 import { call, startServer, type TestServer } from '../support/server.ts';
 import { pngSize } from '../figures/helpers.ts';
 
@@ -81,21 +79,26 @@ describeOnEachEngine('CORS left unset', (engine) => {
 describeInBrowser('the API reference page in headless Chromium (loopback only)', () => {
   describeOnEachEngine('rendered', (engine) => {
     let server: TestServer;
+    let browser: Browser;
     before(async function () {
+      this.timeout(60_000);
       server = await startServer(engine.db);
+      browser = await launchChromium();
     });
     after(async function () {
-      await server.close();
+      await browser?.close();
+      await server?.close();
     });
 
     it('shows every tool of the API, loaded with the network limited to this server', async function () {
-      this.timeout(180_000);
-      const dom = await renderedDom(`${server.baseUrl}/docs`);
+      this.timeout(90_000);
+      const paths = Object.values(tools).map((tool) => `/api/v1/${tool.name}`);
+      const page = await openRendered(browser, `${server.baseUrl}/docs`, ['Research Tools API', ...paths], { width: 1280, height: 900 });
+      const dom = await page.content();
       expect(dom).to.contain('Research Tools API');
-      for (const tool of Object.values(tools)) expect(dom, tool.name).to.contain(`/api/v1/${tool.name}`);
-      const shot = path.join(os.tmpdir(), `research-tools-docs-${process.pid}.png`);
-      await screenshot(`${server.baseUrl}/docs`, shot, { width: 1280, height: 900 });
-      expect(pngSize(readFileSync(shot))).to.deep.equal({ width: 1280, height: 900 });
+      for (const path of paths) expect(dom, path).to.contain(path);
+      expect(pngSize(await page.screenshot())).to.deep.equal({ width: 1280, height: 900 });
+      await page.close();
     });
   });
 });

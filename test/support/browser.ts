@@ -1,62 +1,34 @@
 /**
- * Headless Chromium (Debian's package) for tests of pages this server serves. It may reach only
- * the loopback interface: every other host name resolves to nothing, and background networking
- * is off. Without Chromium the browser suites are skipped, saying so, except in CI where they fail.
+ * Headless Chromium (Debian's package), driven by Playwright, for tests of pages this server
+ * serves. It may reach only the loopback interface: every other host name resolves to nothing, and
+ * background networking is off. Without Chromium the browser suites are skipped, saying so, except in CI where they fail.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
-
-const run = promisify(execFile);
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-function flags(profile: string, width: number, height: number): string[] {
-  return [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-extensions',
-    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-    `--user-data-dir=${profile}`,
-    `--window-size=${width},${height}`,
-    '--hide-scrollbars',
-    // Scripts run, and the page is read once they have settled.
-    '--virtual-time-budget=15000',
-  ];
-}
-
-async function withProfile<T>(work: (profile: string) => Promise<T>): Promise<T> {
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'research-tools-chromium-'));
+/**
+ * Opens `url` in a new page of `size` and waits until the page's scripts have put every one of
+ * `texts` into its DOM: the wait ends when the page is drawn, not after a fixed time. When they do
+ * not all appear within `timeoutMs`, fails naming the ones missing.
+ */
+export async function openRendered(browser: Browser, url: string, texts: string[], size = { width: 1280, height: 2000 }, timeoutMs = 60_000): Promise<Page> {
+  const page = await browser.newPage({ viewport: size });
+  await page.goto(url);
+  const missing = (wanted: string[]): string[] => wanted.filter((text) => !document.documentElement.outerHTML.includes(text));
   try {
-    return await work(profile);
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
+    await page.waitForFunction((wanted) => wanted.every((text) => document.documentElement.outerHTML.includes(text)), texts, {
+      timeout: timeoutMs,
+      polling: 100,
+    });
+  } catch (error) {
+    const absent = await page.evaluate(missing, texts).catch(() => texts);
+    await page.close();
+    throw new Error(`${url} did not show ${absent.join(', ')} within ${timeoutMs} ms`, { cause: error });
   }
-}
-
-/** The page's DOM after its scripts ran. */
-export async function renderedDom(url: string, size = { width: 1280, height: 2000 }): Promise<string> {
-  return withProfile(async (profile) => {
-    const { stdout } = await run(CHROMIUM, [...flags(profile, size.width, size.height), '--dump-dom', url], { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
-    return stdout;
-  });
-}
-
-/** A PNG screenshot of the page after its scripts ran, written to `file`. */
-export async function screenshot(url: string, file: string, size = { width: 1280, height: 2000 }): Promise<void> {
-  await withProfile(async (profile) => {
-    await run(CHROMIUM, [...flags(profile, size.width, size.height), `--screenshot=${file}`, url], { timeout: 120_000 });
-  });
+  return page;
 }
 
 /** `describe` for suites that need Chromium: skipped with a plain message when it is missing, failing instead in CI. */

@@ -10,6 +10,7 @@ import type { ToolHandlers } from '../../generated/routes.ts';
 import type { FigureJobRunner } from '../../src/figures/runner.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { FigureRenderer } from '../../src/figures/renderer.ts';
+import { WorkerThreadRenderer } from '../../src/figures/worker-renderer.ts';
 import { createAccount, createKey } from '../../src/ledger/index.ts';
 import { createLogger } from '../../src/logging.ts';
 import { createApp } from '../../src/server/app.ts';
@@ -18,6 +19,16 @@ import type { Clock } from '../../src/clock.ts';
 import type { UpstreamClient } from '../../src/upstream/client.ts';
 import { listenTo, noteAnswer, stopListening } from './answers.ts';
 import { FastForwardClock } from './clock.ts';
+
+/** The render threads of this test process, by thread count: kept across servers, since starting a thread costs more CPU than most tests' renders. */
+const sharedRenderers = new Map<number, WorkerThreadRenderer>();
+
+/** The process's render threads, lent to one server: closing the server (its figure runner) does not end them; they never keep the process alive. */
+function sharedRenderer(threads: number): FigureRenderer {
+  let renderer = sharedRenderers.get(threads);
+  if (!renderer) sharedRenderers.set(threads, (renderer = new WorkerThreadRenderer({ threads })));
+  return { render: (spec) => renderer.render(spec) };
+}
 
 export interface TestServer {
   baseUrl: string;
@@ -57,7 +68,7 @@ export async function startServer(
     config,
     logger: createLogger('info', sink),
     handlers: options.handlers,
-    figureRenderer: options.figureRenderer,
+    figureRenderer: options.figureRenderer ?? sharedRenderer(Math.max(1, config.figureWorkers)),
     upstream: options.upstream,
     clock: options.clock ?? new FastForwardClock(),
   });

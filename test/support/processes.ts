@@ -19,18 +19,27 @@ const bundles = new Map<string, Promise<string>>();
 /** Native addons, knex (it requires its database driver by name), and packages that read files or start workers relative to __dirname. */
 const UNBUNDLED_PACKAGES = ['better-sqlite3', '@resvg/resvg-js', 'knex', 'mysql2', 'ioredis', 'pino', 'thread-stream', 'sync-fetch'];
 
+/** The render threads' entry, bundled too and started from its bundle: through tsx a thread costs about twice the CPU to start. */
+const RENDER_WORKER = fileURLToPath(new URL('../../src/figures/render-worker.ts', import.meta.url));
+const WORKER_RENDERER = fileURLToPath(new URL('../../src/figures/worker-renderer.ts', import.meta.url));
+const RENDER_WORKER_REFERENCE = "new URL('./render-worker.ts', import.meta.url)";
+
 /**
  * Gives every module but the entry its source file's URL as import.meta.url (the entry keeps the
- * bundle's, as `node entry` would), and bundles the JSON files of packages (an external JSON import
- * would lose its `with { type: 'json' }`).
+ * bundle's, as `node entry` would), points the worker renderer at the bundled render worker, and
+ * bundles the JSON files of packages (an external JSON import would lose its `with { type: 'json' }`).
  */
-function sourceModuleUrls(entry: string): Plugin {
+function sourceModuleUrls(entry: string, renderWorkerBundle: string | undefined): Plugin {
   return {
     name: 'source-module-urls',
     setup(builder) {
       builder.onResolve({ filter: /^[^./].*\.json$/ }, ({ path: specifier, importer }) => ({ path: createRequire(importer).resolve(specifier) }));
       builder.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
         const source = await readFile(file, 'utf8');
+        if (file === WORKER_RENDERER && renderWorkerBundle) {
+          if (!source.includes(RENDER_WORKER_REFERENCE)) throw new Error(`${file} no longer says ${RENDER_WORKER_REFERENCE}: update test/support/processes.ts`);
+          return { contents: source.replace(RENDER_WORKER_REFERENCE, `new URL(${JSON.stringify(pathToFileURL(renderWorkerBundle).href)})`), loader: 'ts' };
+        }
         const contents = file === entry ? source : source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(file).href));
         return { contents, loader: 'ts' };
       });
@@ -45,24 +54,28 @@ function bundled(entry: string): Promise<string> {
   if (!done) {
     mkdirSync(BUNDLES, { recursive: true });
     const outfile = path.join(BUNDLES, `${path.basename(source, '.ts')}-${process.pid}-${bundles.size}.mjs`);
-    done = build({
-      entryPoints: [source],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      // Packages are bundled too (loading one file is what saves the time), except those that find
-      // files beside their own modules at run time, or load native code or drivers by name.
-      external: UNBUNDLED_PACKAGES,
-      // Bundled CommonJS packages call require() for Node's own modules.
-      banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
-      logLevel: 'error',
-      plugins: [sourceModuleUrls(source)],
-    }).then(() => {
-      process.once('exit', () => rmSync(outfile, { force: true }));
-      return outfile;
-    });
+    done = (source === RENDER_WORKER ? Promise.resolve(undefined) : bundled(RENDER_WORKER))
+      .then((renderWorkerBundle) =>
+        build({
+          entryPoints: [source],
+          outfile,
+          bundle: true,
+          platform: 'node',
+          format: 'esm',
+          target: 'node20',
+          // Packages are bundled too (loading one file is what saves the time), except those that find
+          // files beside their own modules at run time, or load native code or drivers by name.
+          external: UNBUNDLED_PACKAGES,
+          // Bundled CommonJS packages call require() for Node's own modules.
+          banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
+          logLevel: 'error',
+          plugins: [sourceModuleUrls(source, renderWorkerBundle)],
+        }),
+      )
+      .then(() => {
+        process.once('exit', () => rmSync(outfile, { force: true }));
+        return outfile;
+      });
     bundles.set(source, done);
   }
   return done;

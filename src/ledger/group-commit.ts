@@ -11,10 +11,10 @@ interface Waiting<Item, Result> {
   reject(error: unknown): void;
 }
 
-/** Writes the items of one key; resolves with one result per item, in order. A rejection fails every item of the batch. */
 /** At most this many items in one batch (one transaction, one statement's rows). */
 export const MAX_BATCH = 64;
 
+/** Writes the items of one key; resolves with one result per item, in order. A rejection fails every item of the batch. */
 export type BatchWriter<Item, Result> = (key: string, items: Item[]) => Promise<Result[]>;
 
 export class GroupCommit<Item, Result> {

@@ -1,6 +1,6 @@
 /** Shared by the figure suites: PNG facts, gated and failing renderers, polling get_figure. */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import type { FigureSpec } from '../../src/figures/model.ts';
 import { BuiltinRenderer, type FigureRenderer, type RenderedFigure } from '../../src/figures/renderer.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { removeAtExit } from '../support/remove-at-exit.ts';
 import { call, type Answer } from '../support/server.ts';
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -34,7 +35,7 @@ export function svgTexts(svg: string): string[] {
 
 export function temporaryFolder(): string {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'research-tools-figures-'));
-  process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+  removeAtExit(folder);
   return folder;
 }
 

@@ -5,11 +5,12 @@
  * truncate tables: the MySQL database may be shared.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { migrateToLatest, openDatabase } from '../../src/ledger/database.ts';
+import { removeAtExit } from './remove-at-exit.ts';
 
 export type EngineName = 'sqlite' | 'mysql';
 
@@ -30,7 +31,7 @@ let mysqlSkipReported = false;
 function temporarySqliteUrl(): string {
   if (!sqliteUrl) {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'research-tools-test-'));
-    process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+    removeAtExit(folder);
     sqliteUrl = `sqlite:${path.join(folder, 'ledger.sqlite')}`;
   }
   return sqliteUrl;

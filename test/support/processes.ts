@@ -6,13 +6,14 @@
  * CPU of loading every module through tsx, and the suites start some sixty servers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { removeAtExit } from './remove-at-exit.ts';
 
 const BUNDLES = fileURLToPath(new URL('../../node_modules/.cache/test-server-processes/', import.meta.url));
 const bundles = new Map<string, Promise<string>>();
@@ -73,7 +74,7 @@ function bundled(entry: string): Promise<string> {
         }),
       )
       .then(() => {
-        process.once('exit', () => rmSync(outfile, { force: true }));
+        removeAtExit(outfile);
         return outfile;
       });
     bundles.set(source, done);

@@ -4,8 +4,8 @@
  *    (one atomic round trip for the requests of a key that arrive together, no database work per
  *    call; the database store stands in while Redis is unreachable), otherwise in the ledger
  *    database: on SQLite one UPSERT statement for the requests of a key that arrive together
- *    (SQLite runs one writer at a time, so processes sharing the file count exactly), on MySQL
- *    rate-limiter-flexible's store over our pool;
+ *    (SQLite runs one writer at a time, so processes sharing the file count exactly), on MySQL one
+ *    consume of rate-limiter-flexible's store over our pool for them;
  *  - per client address: a few failed key attempts, so keys cannot be guessed at speed. The address
  *    is the connection's unless it comes from a TRUSTED_PROXIES proxy (see app.ts), so rotating
  *    X-Forwarded-For changes nothing; IPv6 addresses count by their /64. A key that verifies is
@@ -140,8 +140,12 @@ function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
   });
 }
 
-/** rate-limiter-flexible's count (in Redis, with its stand-in) of the requests of a key that arrive together, in one consume of their number. */
-function redisKeyCounter(limiter: RateLimiterRedis, perMinute: number): KeyCounter {
+/**
+ * rate-limiter-flexible's count (in Redis with its database stand-in, or in the MySQL/MariaDB table)
+ * of the requests of a key that arrive together, in one consume of their number: a burst of one
+ * key is one write, not one transaction per request queueing on the key's row.
+ */
+function storeKeyCounter(limiter: RateLimiterAbstract, perMinute: number): KeyCounter {
   return groupedKeyCounter(perMinute, async (keyId, requests) => {
     // A consume past the limit still adds its points, and rejects with the total.
     const counted = await limiter.consume(keyId, requests).catch((over: unknown) => {
@@ -156,7 +160,8 @@ function redisKeyCounter(limiter: RateLimiterRedis, perMinute: number): KeyCount
 async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefined): Promise<{ counter: KeyCounter; close(): void }> {
   // Also creates the table on a fresh database.
   const inDatabase = await storeLimiter(db, { tableName: KEY_TABLE, keyPrefix: KEY_PREFIX, points: perMinute, duration: WINDOW_SECONDS });
-  if (!redisUrl) return { counter: engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, perMinute) : inDatabase, close: () => undefined };
+  if (!redisUrl)
+    return { counter: engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, perMinute) : storeKeyCounter(inDatabase, perMinute), close: () => undefined };
   // No offline queue: while Redis is away a count fails at once and the database store counts instead.
   const redis = new Redis(redisUrl, {
     enableOfflineQueue: false,
@@ -182,7 +187,7 @@ async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefi
     duration: WINDOW_SECONDS,
     insuranceLimiter: inDatabase as never,
   });
-  return { counter: redisKeyCounter(limiter, perMinute), close: () => redis.disconnect() };
+  return { counter: storeKeyCounter(limiter, perMinute), close: () => redis.disconnect() };
 }
 
 export async function createRateLimits(db: Knex, perMinute: number, options: { redisUrl?: string } = {}): Promise<RateLimits> {

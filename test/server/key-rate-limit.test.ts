@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ApiError } from '../../src/errors.ts';
+import { openDatabase } from '../../src/ledger/index.ts';
 import { createRateLimits } from '../../src/server/rate-limits.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 
@@ -31,4 +32,24 @@ describeOnEachEngine('the per-key rate limit of one process', (engine) => {
       }
     });
   }
+
+  it('in the database: 50 requests of one key that arrive together are counted with one connection, numbered in arrival order', async function () {
+    const db = openDatabase(engine.url);
+    const client = db.client as { acquireConnection(): Promise<unknown> };
+    const acquire = client.acquireConnection.bind(client);
+    let connections = 0;
+    client.acquireConnection = () => ((connections += 1), acquire());
+    try {
+      const limits = await createRateLimits(db, 30);
+      const keyId = `key_burst_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2)}`;
+      connections = 0;
+      const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => limits.consumeKey(keyId)));
+      expect(connections, 'pooled connections taken').to.equal(1);
+      const remaining = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value['RateLimit-Remaining'] : (outcome.reason as ApiError).code));
+      expect(remaining).to.deep.equal([...Array.from({ length: 30 }, (_, index) => String(29 - index)), ...Array(20).fill('rate_limited')]);
+      limits.close();
+    } finally {
+      await db.destroy();
+    }
+  });
 });

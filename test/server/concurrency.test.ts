@@ -9,14 +9,7 @@ describeOnEachEngine('two server processes on one database', (engine) => {
   before(async function () {
     this.timeout(60_000);
     // The earthquake source points at a closed loopback port, so its calls fail upstream without the network.
-    // A long charge wait: on a loaded machine 200 calls at once on one account row may wait past the default 3 s and be
-    // refused 503 (by design; bounded-waits.test.ts covers it), while this suite is about exact admission.
-    const env = {
-      DATABASE_URL: engine.url,
-      RATE_LIMIT_PER_MINUTE: '10000',
-      SOURCE_USGS_EARTHQUAKES_URL: 'http://127.0.0.1:9',
-      CHARGE_WAIT_MS: '20000',
-    };
+    const env = { DATABASE_URL: engine.url, RATE_LIMIT_PER_MINUTE: '10000', SOURCE_USGS_EARTHQUAKES_URL: 'http://127.0.0.1:9' };
     servers = await Promise.all([startServerProcess('test/support/serve.ts', env), startServerProcess('test/support/serve.ts', env)]);
   });
   after(async () => {

@@ -39,16 +39,17 @@ describeOnEachEngine('the per-key rate limit of one process', (engine) => {
     const acquire = client.acquireConnection.bind(client);
     let connections = 0;
     client.acquireConnection = () => ((connections += 1), acquire());
+    let limits: Awaited<ReturnType<typeof createRateLimits>> | undefined;
     try {
-      const limits = await createRateLimits(db, 30);
+      limits = await createRateLimits(db, 30);
       const keyId = `key_burst_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2)}`;
       connections = 0;
-      const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => limits.consumeKey(keyId)));
+      const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => limits!.consumeKey(keyId)));
       expect(connections, 'pooled connections taken').to.equal(1);
       const remaining = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value['RateLimit-Remaining'] : (outcome.reason as ApiError).code));
       expect(remaining).to.deep.equal([...Array.from({ length: 30 }, (_, index) => String(29 - index)), ...Array(20).fill('rate_limited')]);
-      limits.close();
     } finally {
+      limits?.close();
       await db.destroy();
     }
   });

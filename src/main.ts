@@ -44,7 +44,10 @@ async function moveLegacyFiles(db: Knex, filesDir: string | undefined, logger: L
 export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>, figureRenderer?: FigureRenderer): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const db = openDatabase(config.databaseUrl);
+  // On SQLite the write-ahead log is checkpointed in a thread: the request loop does not wait for its copies and fsyncs.
+  const db = openDatabase(config.databaseUrl, {
+    walCheckpointThread: { onError: (message) => logger.warn({ error: message }, 'could not checkpoint the SQLite write-ahead log') },
+  });
   await migrateToLatest(db);
   await moveLegacyFiles(db, config.filesDir, logger);
   await createStarterAccount(db, config, logger);

@@ -4,6 +4,7 @@ import knex, { type Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
 import { realClock } from '../clock.ts';
 import { migrationSource } from './migrations.ts';
+import { startWalCheckpoints, WAL_SAFETY_NET_PAGES, type WalCheckpointOptions, type WalCheckpoints } from './wal-checkpoints.ts';
 
 export class DatabaseUrlError extends Error {}
 
@@ -28,13 +29,22 @@ const knexLog = {
   },
 };
 
+export interface DatabaseOptions {
+  /**
+   * SQLite files only: checkpoint the write-ahead log in a thread of its own (wal-checkpoints.ts)
+   * instead of inside the commits of this pool. For the server, whose request loop must not wait on
+   * the disk; short-lived programs (the admin CLI, tests) keep SQLite's automatic checkpoints.
+   */
+  walCheckpointThread?: WalCheckpointOptions;
+}
+
 /**
  * Opens a connection pool for `mysql://user:pass@host:port/db` (mysql2) or `sqlite:<path>`
  * (better-sqlite3; the parent folder is created). Close it with `db.destroy()`.
  */
-export function openDatabase(databaseUrl: string): Knex {
+export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Knex {
   if (databaseUrl.startsWith('mysql://')) return openMysql(databaseUrl);
-  if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl);
+  if (databaseUrl.startsWith('sqlite:')) return openSqlite(databaseUrl, options.walCheckpointThread);
   throw new DatabaseUrlError(`unsupported DATABASE_URL "${redact(databaseUrl)}": expected mysql://user:pass@host:port/db or sqlite:<path>`);
 }
 
@@ -93,13 +103,15 @@ function setMysqlSessionTimeouts(connection: MysqlConnection, done: (error: Erro
   );
 }
 
-function openSqlite(databaseUrl: string): Knex {
+function openSqlite(databaseUrl: string, walCheckpointThread: WalCheckpointOptions | undefined): Knex {
   // Accepts sqlite:./relative, sqlite:/absolute, sqlite:///absolute and sqlite::memory:.
   const location = databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '');
   if (!location) throw new DatabaseUrlError('DATABASE_URL "sqlite:" must be followed by a file path');
   const filename = location === ':memory:' ? location : path.resolve(location);
   if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
-  return knex({
+  const checkpointsInThread = walCheckpointThread !== undefined && filename !== ':memory:';
+  let checkpoints: WalCheckpoints | undefined;
+  const db = knex({
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
@@ -114,6 +126,11 @@ function openSqlite(databaseUrl: string): Knex {
           connection.pragma('synchronous = NORMAL');
           connection.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
           connection.pragma('foreign_keys = ON');
+          if (checkpointsInThread) {
+            connection.pragma(`wal_autocheckpoint = ${WAL_SAFETY_NET_PAGES}`);
+            // Started once the file exists and is in WAL mode, that is with the connection.
+            checkpoints ??= startWalCheckpoints(filename, walCheckpointThread);
+          }
           done(null, connection);
         } catch (error) {
           done(error as Error, connection);
@@ -121,6 +138,14 @@ function openSqlite(databaseUrl: string): Knex {
       },
     },
   });
+  if (checkpointsInThread) {
+    // The thread lives as long as the pool's connection (one on SQLite): it ends when db.destroy() closes it.
+    (db.client as { pool: { on(event: 'destroySuccess', listener: () => void): void } }).pool.on('destroySuccess', () => {
+      void checkpoints?.stop();
+      checkpoints = undefined;
+    });
+  }
+  return db;
 }
 
 function redact(databaseUrl: string): string {

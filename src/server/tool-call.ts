@@ -98,7 +98,12 @@ export function toolCallHandler(deps: ToolCallDependencies): RequestHandler {
     } finally {
       await setCreditsRemaining(response, db, caller.accountId, balance);
     }
-    response.status(answer.status).set(answer.headers).send(answer.body);
+    // Sent without Express's ETag: an answer to a POST is never revalidated, and the ETag is a hash of the whole body.
+    response
+      .status(answer.status)
+      .set(answer.headers)
+      .set('Content-Length', String(Buffer.byteLength(answer.body)))
+      .end(answer.body);
   };
 }
 

@@ -94,6 +94,15 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       ]);
       expect(await ledgerSum(engine.db, caller.accountId)).to.equal(7);
     });
+    it("a tool's answer gives its exact length and no ETag (an answer to a POST is never revalidated)", async () => {
+      const caller = await newCaller(engine.db, 2);
+      const answer = await post('search_papers', { key: caller.key, body: { query: 'ümlaut café' } });
+      expect([answer.status, answer.headers.get('content-length'), answer.headers.get('etag')]).to.deep.equal([
+        200,
+        String(Buffer.byteLength(answer.text)),
+        null,
+      ]);
+    });
     it('list_capabilities answers with no body at all', async () => {
       const caller = await newCaller(engine.db, 0);
       const answer = await post('list_capabilities', { key: caller.key });

@@ -143,9 +143,15 @@ describeOnEachEngine('API keys', (engine) => {
     await authenticateKey(engine.db, key);
     const firstUse = await lastUsedAt(engine.db, accountId, id);
     expect(firstUse).to.match(ISO_TIMESTAMP);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Used half a minute ago: a use now changes nothing.
+    await engine
+      .db('api_keys')
+      .where({ id })
+      .update({ last_used_at: new Date(Date.parse(firstUse!) - 30_000) });
+    const halfAMinuteAgo = await lastUsedAt(engine.db, accountId, id);
     await authenticateKey(engine.db, key);
-    expect(await lastUsedAt(engine.db, accountId, id)).to.equal(firstUse);
+    expect(await lastUsedAt(engine.db, accountId, id)).to.equal(halfAMinuteAgo);
+    expect(Date.parse(halfAMinuteAgo!)).to.equal(Date.parse(firstUse!) - 30_000);
 
     const twoMinutesAgo = new Date(Date.now() - 120_000);
     await engine.db('api_keys').where({ id }).update({ last_used_at: twoMinutesAgo });

@@ -5,6 +5,7 @@ import { UpstreamClient } from '../../src/upstream/client.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
 import { HostGroupLimiter } from '../../src/upstream/limits.ts';
 import { hostGroupLimit, hostGroupOf, resolveSource } from '../../src/upstream/sources.ts';
+import { FastForwardClock } from '../support/clock.ts';
 import { json, startFakeUpstream } from '../support/fake-upstream.ts';
 
 const answer: CachedAnswer = { status: 200, contentType: 'application/json', body: '{"a":1}', retrievedAt: '2026-01-02T03:04:05.678Z' };
@@ -124,17 +125,31 @@ describe('host groups and their limits', () => {
     expect(hostGroupLimit('simbad')).to.deep.equal({ requestsPerSecond: 5, concurrency: 2 });
   });
   it('runs no more requests of a group at once than its concurrency allows', async () => {
-    const limiter = new HostGroupLimiter(() => ({ requestsPerSecond: 1000, concurrency: 2 }));
+    const limiter = new HostGroupLimiter(() => ({ requestsPerSecond: 1000, concurrency: 2 }), new FastForwardClock());
     let running = 0;
     let most = 0;
+    // Each task runs until the test lets it finish; the test is told when one starts.
+    const finishers: Array<() => void> = [];
+    let started: (() => void) | undefined;
     const task = async () => {
       running += 1;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise<void>((finish) => {
+        finishers.push(finish);
+        started?.();
+      });
       running -= 1;
     };
-    await Promise.all(Array.from({ length: 6 }, () => limiter.run('g', task)));
-    expect(most).to.equal(2);
+    const all = Promise.all(Array.from({ length: 6 }, () => limiter.run('g', task)));
+    for (let left = 6; left > 0; left -= 1) {
+      // Waits until as many tasks run as the limit allows (fewer at the end), then lets the oldest finish.
+      while (finishers.length < Math.min(2, left)) await new Promise<void>((resolve) => (started = resolve));
+      // A few turns of the event loop in which a limiter allowing more would start another task.
+      for (let turn = 0; turn < 10; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      finishers.shift()!();
+    }
+    await all;
+    expect([most, running]).to.deep.equal([2, 0]);
   });
   it('an overridden base URL, key and timeout replace the manifest values', () => {
     const resolved = resolveSource('world-bank', { WORLD_BANK: { url: 'http://127.0.0.1:1234/', key: 'k', timeoutMs: 50 } });

@@ -20,8 +20,8 @@ export function newKeyId(): string {
 
 /**
  * `call_` and 32 hex digits: a UUIDv7, whose leading milliseconds make ids of calls in later
- * milliseconds sort later, so the ledger's and call log's indexes grow at their end instead of at random pages
- * (on SQLite that is several times fewer pages written per commit).
+ * milliseconds sort later, so the ledger's and call log's indexes grow at their end instead of at
+ * random pages (on SQLite that is several times fewer pages written per commit).
  */
 export function newCallId(): string {
   return `call_${uuidv7({ random: randomBytes16() }).replace(/-/g, '')}`;

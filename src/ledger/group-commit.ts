@@ -2,7 +2,8 @@
  * Group commit: what is submitted for one key (an account, an API key) while a write for that key
  * is running is written together by the next one, so under load one short transaction serves many
  * calls, and alone a call waits for nothing but its own write (which starts on the next turn of the
- * event loop, to gather what arrives in the same turn). Writes of different keys run side by side.
+ * event loop, to gather what arrives in the same turn, or after `gatherMs` where nobody waits for
+ * the write). Writes of different keys run side by side.
  */
 
 interface Waiting<Item, Result> {
@@ -23,6 +24,8 @@ export class GroupCommit<Item, Result> {
   constructor(
     private readonly write: BatchWriter<Item, Result>,
     private readonly maxBatch = MAX_BATCH,
+    /** How long an idle key's first item waits for others before its write starts; 0: the next turn of the event loop. */
+    private readonly gatherMs = 0,
   ) {}
 
   submit(key: string, item: Item): Promise<Result> {
@@ -34,7 +37,8 @@ export class GroupCommit<Item, Result> {
       }
       // The key's queue exists while a batch of it is due or being written; its writer takes what arrives meanwhile.
       this.queues.set(key, [{ item, resolve, reject }]);
-      setImmediate(() => void this.writeBatches(key));
+      if (this.gatherMs > 0) setTimeout(() => void this.writeBatches(key), this.gatherMs);
+      else setImmediate(() => void this.writeBatches(key));
     });
   }
 

@@ -262,6 +262,21 @@ describeOnEachEngine('the group commit of holds, captures and call rows', (engin
     expect(ended.map((one) => byCall.get(one.callId))).to.deep.equal(ended.map((one, index) => [one.accountId, index % 2 ? 'ok' : 'invalid_input', 0, index]));
   });
 
+  it('gathers the rows of calls that end a moment apart (not only in one turn of the event loop) into one statement', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Rows apart', credits: 1 });
+    const ended = calls(id, 3, 0);
+    const { db, batches } = watched(engine.db);
+    const group = new CallBatches(db, { waitMs: WAIT_MS, callRowsGatherMs: 500 });
+    const written: Array<Promise<void>> = [];
+    for (const one of ended) {
+      written.push(group.recordCall(callOf(one)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(written);
+    expect(batches()).to.equal(1);
+    expect(await engine.db('calls').where({ account_id: id }).count({ rows: '*' })).to.deep.equal([{ rows: 3 }]);
+  });
+
   it('a batch of call rows that fails is written one by one, and a row already written stays the only one', async function () {
     const { id } = await createAccount(engine.db, { name: 'Rows conflict', credits: 1 });
     const ended = calls(id, 4, 0);

@@ -4,7 +4,7 @@
  * be reached in time) — then the handler. The price is held before the handler runs and captured
  * when it succeeds, released when anything fails, together with the call's log row and before the
  * answer goes out. Every call is written to the call log; the row of a call that holds nothing when
- * it ends (a free call, a refused or failed one) just after its answer, batched with other rows. The
+ * it ends (a free call, a refused or failed one) after its answer, batched with other rows. The
  * transport has already found the tool and the caller's key, and reads the arguments its own way.
  */
 import type { Knex } from 'knex';

@@ -53,6 +53,8 @@ export const CALL_ROWS_GATHER_MS = 10;
 export class CallBatches {
   private readonly batches = new GroupCommit<Pending, BatchedHold | BatchedSettlement>((accountId, batch) => this.write(accountId, batch));
   private readonly balanceReads = new GroupCommit<null, number>((accountId, asking) => this.readBalance(accountId, asking.length));
+  /** The balance read running for each account, and when it started. */
+  private readonly runningBalanceReads = new Map<string, { startedAt: number; reading: Promise<number> }>();
   private readonly callRows: GroupCommit<CallRecord, void>;
   private readonly forUpdate: string;
 
@@ -74,8 +76,13 @@ export class CallBatches {
     return this.batches.submit(held.accountId, { kind: 'settle', held, call }) as Promise<BatchedSettlement>;
   }
 
-  /** The account's balance, read after this call asked (a read already running when it asks is not shared with it). */
-  balance(accountId: string): Promise<number> {
+  /**
+   * The account's balance, read after the call began (`calledAt`, from performance.now()): the read
+   * already running for the account when that one started after the call did, else the next one.
+   */
+  balance(accountId: string, calledAt = performance.now()): Promise<number> {
+    const running = this.runningBalanceReads.get(accountId);
+    if (running && running.startedAt >= calledAt) return running.reading;
     return this.balanceReads.submit(accountId, null);
   }
 
@@ -85,9 +92,19 @@ export class CallBatches {
   }
 
   private async readBalance(accountId: string, asking: number): Promise<number[]> {
-    const rows = (await runStatement(this.db, selectBalance(accountId))) as Array<{ balance: unknown }>;
-    if (!rows[0]) throw new LedgerError('not_found', `no account "${accountId}"`);
-    return Array.from({ length: asking }, () => Number(rows[0]!.balance));
+    const reading = runStatement(this.db, selectBalance(accountId)).then((rows) => {
+      const row = (rows as Array<{ balance: unknown }>)[0];
+      if (!row) throw new LedgerError('not_found', `no account "${accountId}"`);
+      return Number(row.balance);
+    });
+    const running = { startedAt: performance.now(), reading };
+    this.runningBalanceReads.set(accountId, running);
+    try {
+      const balance = await reading;
+      return Array.from({ length: asking }, () => balance);
+    } finally {
+      if (this.runningBalanceReads.get(accountId) === running) this.runningBalanceReads.delete(accountId);
+    }
   }
 
   private async writeCallRows(calls: CallRecord[]): Promise<void[]> {

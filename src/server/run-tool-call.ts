@@ -75,6 +75,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
 
   async function runToolCall({ tool, caller, transport, readArguments, onRateLimitCounted, onBalance }: ToolCallRequest): Promise<ToolCallResult> {
     const started = process.hrtime.bigint();
+    const calledAt = performance.now();
     const callId = newCallId();
     const held = { callId, accountId: caller.accountId, credits: tool.credits };
     let status = 'ok';
@@ -129,7 +130,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       const outcome = await handlers.get(tool.name)!(args as never, context);
       if (!holding) {
         // Nothing to capture: the answer only reads the balance, in one read shared by the account's calls that ask meanwhile.
-        if (onBalance) await batches.balance(caller.accountId).then(onBalance, () => undefined);
+        if (onBalance) await batches.balance(caller.accountId, calledAt).then(onBalance, () => undefined);
         return { ...outcome, credits_used: 0, call_id: callId };
       }
       // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.

@@ -33,7 +33,10 @@ interface PoolClient {
  * `loseFirstCommitAnswer`, the first COMMIT on a taken connection succeeds and its answer is lost,
  * as when the connection dies just then.
  */
-function watched(db: Knex, options: { loseFirstCommitAnswer?: boolean } = {}): { db: Knex; batches: () => number; answerLost: () => boolean } {
+function watched(
+  db: Knex,
+  options: { loseFirstCommitAnswer?: boolean; acquisitionGates?: Array<Promise<void>> } = {},
+): { db: Knex; batches: () => number; answerLost: () => boolean } {
   let taken = 0;
   let lost = !options.loseFirstCommitAnswer;
   const lostAnswer = (): Error => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
@@ -80,6 +83,8 @@ function watched(db: Knex, options: { loseFirstCommitAnswer?: boolean } = {}): {
       if (property === 'acquireConnection') {
         return async () => {
           taken += 1;
+          // The n-th connection is handed out once the test opens the n-th gate (when it gave one).
+          await options.acquisitionGates?.[taken - 1];
           const connection = (await target.acquireConnection()) as Record<string, unknown>;
           const wrapped = wrap(connection) as object;
           originals.set(wrapped, connection);
@@ -241,6 +246,27 @@ describeOnEachEngine('the group commit of holds, captures and call rows', (engin
     expect(await group.balance(id)).to.equal(17);
     expect(batches()).to.equal(2);
     await expectLedgerError(group.balance('acc_doesNotExist00'), 'not_found');
+  });
+
+  it("shares with a call the account's balance read that started after the call began, not one that started before", async function () {
+    const { id } = await createAccount(engine.db, { name: 'Shared balance', credits: 12 });
+    const opens: Array<() => void> = [];
+    const gates = [0, 1].map(() => new Promise<void>((open) => opens.push(open)));
+    const { db, batches } = watched(engine.db, { acquisitionGates: gates });
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    const callBegan = performance.now();
+    const first = group.balance(id);
+    // The first read has started (it waits for its connection at the first gate).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches()).to.equal(1);
+    const begunBefore = group.balance(id, callBegan);
+    const begunAfter = group.balance(id, performance.now());
+    opens[0]!();
+    await first;
+    await addCredits(engine.db, id, 5);
+    opens[1]!();
+    expect(await Promise.all([first, begunBefore, begunAfter])).to.deep.equal([12, 12, 17]);
+    expect(batches()).to.equal(2);
   });
 
   it('writes the rows of calls that end together, whatever their account, with one statement', async function () {

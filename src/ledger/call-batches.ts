@@ -13,15 +13,16 @@
  * wrote, so nothing is held or captured twice and nothing is lost. Releases always go that way.
  *
  * Two lighter queues serve the calls that hold nothing: balance reads (one SELECT, no transaction,
- * shared by the calls of an account that ask while one runs) and the call rows written after the
- * answer (of free calls and failed calls: one INSERT for the rows of every account that end within
- * CALL_ROWS_GATHER_MS of each other or while one runs).
+ * shared by the calls of an account that ask together, and with those that began before the running
+ * read started) and the call rows written after the answer (of free calls and failed calls: one
+ * INSERT for the rows of every account that end within CALL_ROWS_GATHER_MS of each other or while
+ * one runs).
  */
 import type { Knex } from 'knex';
 import type { CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, MAX_BATCH } from './group-commit.ts';
 import type { Held } from './holds.ts';
 import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from './statements.ts';
 
@@ -63,7 +64,7 @@ export class CallBatches {
     private readonly options: CallBatchOptions,
   ) {
     this.forUpdate = engineOf(db) === 'mysql' ? ' FOR UPDATE' : '';
-    this.callRows = new GroupCommit((_, calls) => this.writeCallRows(calls), undefined, options.callRowsGatherMs ?? CALL_ROWS_GATHER_MS);
+    this.callRows = new GroupCommit((_, calls) => this.writeCallRows(calls), MAX_BATCH, options.callRowsGatherMs ?? CALL_ROWS_GATHER_MS);
   }
 
   /** Holds the call's credits in the account's next batch. */

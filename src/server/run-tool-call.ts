@@ -74,7 +74,6 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
   return (request) => inFlight.track(runToolCall(request));
 
   async function runToolCall({ tool, caller, transport, readArguments, onRateLimitCounted, onBalance }: ToolCallRequest): Promise<ToolCallResult> {
-    const started = process.hrtime.bigint();
     const calledAt = performance.now();
     const callId = newCallId();
     const held = { callId, accountId: caller.accountId, credits: tool.credits };
@@ -89,7 +88,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       tool: tool.name,
       status,
       credits: charged,
-      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+      durationMs: Math.round(performance.now() - calledAt),
     });
     try {
       const rateLimitHeaders = await limits.consumeKey(caller.keyId);
@@ -129,7 +128,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       };
       const outcome = await handlers.get(tool.name)!(args as never, context);
       if (!holding) {
-        // Nothing to capture: the answer only reads the balance, in one read shared by the account's calls that ask meanwhile.
+        // Nothing to capture: the answer only reads the balance, in a read shared with the account's other calls that began after this one.
         if (onBalance) await batches.balance(caller.accountId, calledAt).then(onBalance, () => undefined);
         return { ...outcome, credits_used: 0, call_id: callId };
       }
@@ -151,7 +150,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       throw error;
     } finally {
       if (holding) inFlight.settled(callId);
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const durationMs = performance.now() - calledAt;
       metrics.toolCall(tool.name, status, durationMs / 1000);
       logger.info({ call_id: callId, tool: tool.name, transport, status, credits: charged, duration_ms: Math.round(durationMs * 10) / 10 }, 'tool call');
       // Written after the answer (a locked account must not delay it), batched, retried; a shutdown waits for it.

@@ -55,11 +55,15 @@ export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>,
   // Gives back credits held by calls that were never settled (a crashed process), now and periodically.
   const reconciler = new HoldReconciler(db, { holdTimeoutMs: config.holdTimeoutMs, intervalMs: config.holdSweepMs, logger });
   reconciler.start();
+  // The port taken, or not ours to take: the process ends as on any other startup failure.
+  const cannotListen = (error: Error): never => exitOnStartupFailure(new ConfigError(`PORT ${config.port} cannot be listened on: ${error.message}`));
   const server = app.listen(config.port, () => {
+    server.off('error', cannotListen);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port, database: config.databaseUrl.split(':')[0] }, `listening on port ${port}`);
   });
+  server.once('error', cannotListen);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

@@ -23,7 +23,7 @@ import { corsFor } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
 import { errorMiddleware } from './error-middleware.ts';
-import { configureHttpServer } from './http-server.ts';
+import { listenOnConfiguredServer } from './http-server.ts';
 import { InFlight } from './in-flight.ts';
 import { KeyVerifier } from './key-cache.ts';
 import { createRateLimits } from './rate-limits.ts';
@@ -60,6 +60,8 @@ export async function createApp({
   validateResponses = process.env.NODE_ENV === 'test',
 }: AppDependencies): Promise<Express> {
   const app = express();
+  // First, so that what is attached to app.listen below (the figure runner) wraps this server.
+  listenOnConfiguredServer(app);
   app.disable('x-powered-by');
   if (validateResponses) app.use(createResponseValidator(openapi));
   // Security headers on every answer (the docs page and figure files set their own policies on top).
@@ -123,7 +125,5 @@ export async function createApp({
   });
   app.use(errorMiddleware(logger));
 
-  const listen = app.listen.bind(app) as (...args: unknown[]) => ReturnType<Express['listen']>;
-  app.listen = ((...args: unknown[]) => configureHttpServer(listen(...args))) as Express['listen'];
   return app;
 }

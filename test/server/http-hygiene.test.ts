@@ -1,7 +1,12 @@
 /** What the HTTP server answers before the app's routes can: bad paths, bad HTTP, connection timeouts. */
-import { connect } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { describeOnEachEngine } from '../support/databases.ts';
+import { eventually } from '../support/eventually.ts';
+import { startServerProcess } from '../support/processes.ts';
+import { temporaryFolder } from '../figures/helpers.ts';
 import { call, startServer, type TestServer } from '../support/server.ts';
 
 /** Sends raw bytes and returns the whole answer. */
@@ -49,9 +54,58 @@ describeOnEachEngine('HTTP hygiene', (engine) => {
     expect([oversized.status, oversized.body]).to.deep.equal([431, { error: { code: 'invalid_input', message: 'the request headers are too large' } }]);
   });
 
+  it("makes each request and response with the app's own prototypes, so that Express changes neither", async () => {
+    const prototypes: Array<{ request: boolean; response: boolean }> = [];
+    const record = (request: IncomingMessage, response: ServerResponse): void => {
+      const made = { request: Object.getPrototypeOf(request) as unknown, response: Object.getPrototypeOf(response) as unknown };
+      response.once('finish', () =>
+        prototypes.push({ request: Object.getPrototypeOf(request) === made.request, response: Object.getPrototypeOf(response) === made.response }),
+      );
+    };
+    server.httpServer.prependListener('request', record);
+    try {
+      const answer = await call(server.baseUrl, '/healthz');
+      expect(answer.body).to.deep.equal({ status: 'ok' });
+      await eventually(
+        async () => prototypes.length,
+        (count) => count > 0,
+      );
+      expect(prototypes).to.deep.equal([{ request: true, response: true }]);
+    } finally {
+      server.httpServer.off('request', record);
+    }
+  });
+
   it('keeps idle connections longer than a 60 s load balancer does', async () => {
     const answer = await fetch(`${server.baseUrl}/healthz`);
     expect(answer.headers.get('keep-alive')).to.equal('timeout=65');
     await answer.text();
+  });
+});
+
+describe('a server process whose port is taken', () => {
+  it('exits at once with a startup_failed error naming the port', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    const { address, port } = taken.address() as AddressInfo;
+    try {
+      const started = startServerProcess('test/support/serve.ts', { DATABASE_URL: `sqlite:${join(temporaryFolder(), 'ledger.sqlite')}`, PORT: String(port) });
+      const failure = await started.then(
+        async (server) => {
+          await server.kill();
+          return 'it started';
+        },
+        (error: Error) => error.message,
+      );
+      const exited = /^server process exited with (\d+): (.*)$/s.exec(failure);
+      expect(exited, failure).to.not.equal(null);
+      const [, code, stderr] = exited!;
+      expect([code, JSON.parse(stderr!)]).to.deep.equal([
+        '1',
+        { error: { code: 'startup_failed', message: `PORT ${port} cannot be listened on: listen EADDRINUSE: address already in use ${address}:${port}` } },
+      ]);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

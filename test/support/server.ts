@@ -3,6 +3,7 @@
  * structured log captured so tests can read it.
  */
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { Knex } from 'knex';
@@ -32,6 +33,8 @@ function sharedRenderer(threads: number): FigureRenderer {
 
 export interface TestServer {
   baseUrl: string;
+  /** Node's HTTP server, for tests of what happens before the app sees a request. */
+  httpServer: Server;
   logLines: string[];
   close(): Promise<void>;
 }
@@ -79,6 +82,7 @@ export async function startServer(
   listenTo(baseUrl, options.handlers);
   return {
     baseUrl,
+    httpServer: server,
     logLines,
     close: async () => {
       stopListening(baseUrl);

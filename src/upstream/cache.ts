@@ -2,8 +2,10 @@
  * The upstream response cache: successful answers keyed by request, each kept for its source's TTL.
  * In process memory by default, bounded in bytes (least recently used answers go first); in Redis
  * when REDIS_URL is set, so several server processes share it (Redis's own `maxmemory` with an LRU
- * policy bounds it there; every entry has a TTL). Either way an answer larger than
- * `maxEntryBytes` is not cached. A cache that fails is treated as a miss: it never fails a call.
+ * policy bounds it there; every entry has a TTL), with each process keeping the answers it reads or
+ * writes in its own memory too, for the time they have left in Redis, so that a repeated hit costs
+ * no round trip. Either way an answer larger than `maxEntryBytes` is not cached. A cache that fails
+ * is treated as a miss: it never fails a call.
  */
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
@@ -92,9 +94,14 @@ export class RedisCache implements ResponseCache {
   }
 
   async get(key: string): Promise<CachedAnswer | undefined> {
+    return (await this.getWithTtl(key))?.value;
+  }
+
+  /** The answer and the seconds it has left (a miss when it expires between the two reads, sent together). */
+  async getWithTtl(key: string): Promise<{ value: CachedAnswer; ttlS: number } | undefined> {
     try {
-      const text = await this.redis.get(this.prefix + key);
-      return text === null ? undefined : (JSON.parse(text) as CachedAnswer);
+      const [text, ttlMs] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
+      return text === null || ttlMs <= 0 ? undefined : { value: JSON.parse(text) as CachedAnswer, ttlS: ttlMs / 1000 };
     } catch (error) {
       this.logger?.warn({ err: (error as Error).message }, 'upstream cache: read failed, treated as a miss');
       return undefined;
@@ -120,6 +127,30 @@ export class RedisCache implements ResponseCache {
   }
 }
 
+/** Redis, with the answers this process reads or writes also kept in its memory for the time they have left in Redis. */
+export class TieredCache implements ResponseCache {
+  constructor(
+    private readonly memory: MemoryCache,
+    private readonly shared: RedisCache,
+  ) {}
+
+  async get(key: string): Promise<CachedAnswer | undefined> {
+    const near = await this.memory.get(key);
+    if (near) return near;
+    const far = await this.shared.getWithTtl(key);
+    if (far) await this.memory.set(key, far.value, far.ttlS);
+    return far?.value;
+  }
+
+  async set(key: string, value: CachedAnswer, ttlS: number): Promise<void> {
+    await Promise.all([this.memory.set(key, value, ttlS), this.shared.set(key, value, ttlS)]);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.memory.close(), this.shared.close()]);
+  }
+}
+
 export function createResponseCache(redisUrl: string | undefined, logger?: Logger): ResponseCache {
-  return redisUrl ? new RedisCache(redisUrl, logger) : new MemoryCache();
+  return redisUrl ? new TieredCache(new MemoryCache(), new RedisCache(redisUrl, logger)) : new MemoryCache();
 }

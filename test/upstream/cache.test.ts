@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { MemoryCache, RedisCache, type CachedAnswer } from '../../src/upstream/cache.ts';
+import { MemoryCache, RedisCache, TieredCache, createResponseCache, type CachedAnswer } from '../../src/upstream/cache.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
 import { HostGroupLimiter } from '../../src/upstream/limits.ts';
@@ -75,6 +75,40 @@ describe('the Redis cache (shared by several processes)', function () {
       expect([Boolean(await cache.get('small')), await cache.get('big')]).to.deep.equal([true, undefined]);
     } finally {
       await cache.close();
+    }
+  });
+  it('a process keeps an answer it reads from Redis in its memory for the time the answer has left there', async () => {
+    const prefix = `test:${Date.now()}:${Math.random()}:`;
+    const writer = new RedisCache(REDIS_URL, undefined, prefix);
+    let now = 1_000_000;
+    const reader = new TieredCache(new MemoryCache({}, () => now), new RedisCache(REDIS_URL, undefined, prefix));
+    const redis = new Redis(REDIS_URL);
+    try {
+      await writer.set('k', answer, 60);
+      const read = [await reader.get('k')];
+      await redis.del(`${prefix}k`); // gone from Redis: what follows comes from the reader's memory
+      read.push(await reader.get('k'));
+      now += 59_000;
+      read.push(await reader.get('k'));
+      now += 1_001;
+      read.push(await reader.get('k'));
+      expect(read).to.deep.equal([answer, answer, answer, undefined]);
+    } finally {
+      await Promise.all([writer.close(), reader.close(), redis.quit()]);
+    }
+  });
+  it("with REDIS_URL, an answer a process writes goes to Redis for the other processes and stays in the process's memory", async () => {
+    const key = `test:${Date.now()}:${Math.random()}`;
+    const writer = createResponseCache(REDIS_URL);
+    const other = new RedisCache(REDIS_URL);
+    const redis = new Redis(REDIS_URL);
+    try {
+      await writer.set(key, answer, 60);
+      const fromRedis = await other.get(key);
+      await redis.del(`research-tools:upstream:${key}`);
+      expect([fromRedis, await writer.get(key), await other.get(key)]).to.deep.equal([answer, answer, undefined]);
+    } finally {
+      await Promise.all([writer.close(), other.close(), redis.quit()]);
     }
   });
   it('an answer cached by one client is served to another without reaching the upstream', async () => {

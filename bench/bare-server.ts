@@ -1,12 +1,14 @@
 /**
  * The baselines of the server benchmark, answering the same JSON with no key and no database: a bare
- * Express app, or with BARE_SERVER=node a bare node:http server. POST /api/v1/list_capabilities gets
+ * Express app, or with BARE_SERVER=node a bare node:http server, or with BARE_SERVER=express-prototypes
+ * the bare Express app on the server's own HTTP server (requests made with Express's prototypes). POST /api/v1/list_capabilities gets
  * the answer of the real list_capabilities (made once at start); every other POST path the answer
  * of a charged search_papers call.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import express from 'express';
+import { listenOnConfiguredServer } from '../src/server/http-server.ts';
 import { listCapabilities } from '../src/tools/list-capabilities.ts';
 import { stubSearchAnswer } from '../test/support/stub-handlers.ts';
 
@@ -40,6 +42,7 @@ if (process.env.BARE_SERVER === 'node') {
   close = (done) => server.close(done);
 } else {
   const app = express();
+  if (process.env.BARE_SERVER === 'express-prototypes') listenOnConfiguredServer(app);
   app.use(express.json());
   app.post('/api/v1/:tool', (request, response) => {
     response.json(answer(request.path, request.body?.query));

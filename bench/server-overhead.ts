@@ -248,7 +248,8 @@ export async function runServerOverheadBench(): Promise<void> {
   try {
     const bareNode = await startServerProcess('bench/bare-server.ts', { BARE_SERVER: 'node' });
     const bareExpress = await startServerProcess('bench/bare-server.ts', {});
-    processes.push(bareNode, bareExpress);
+    const bareExpressPrototypes = await startServerProcess('bench/bare-server.ts', { BARE_SERVER: 'express-prototypes' });
+    processes.push(bareNode, bareExpress, bareExpressPrototypes);
     // SQLite as on a fresh machine (the rate limit in the database file); MySQL as deployed, with Redis for the rate limit.
     const redis = await redisUrl();
     const targets: Array<{ name: string; url: string; env: Record<string, string> }> = [{ name: 'sqlite', url: sqliteUrl, env: {} }];
@@ -276,9 +277,11 @@ export async function runServerOverheadBench(): Promise<void> {
     console.log(`Per-key rate limit: SQLite in the database file; MySQL ${redis && mysql ? `in Redis (${redis})` : 'in the database (no Redis answered)'}.`);
     const nodeBaseline = await load('bare node:http', bareNode.baseUrl);
     const baseline = await load('bare express', bareExpress.baseUrl);
+    // Express as the server runs it (requests made with Express's prototypes): shown beside the baseline, which is Express as it ships.
+    const prototypesBaseline = await load('bare express, own prototypes', bareExpressPrototypes.baseUrl);
     // The free call's answer is the capability list (about 9 KB): its baseline answers the same JSON.
     const freeBaseline = await load("bare express, free call's answer", bareExpress.baseUrl, [], FREE);
-    const results = [nodeBaseline, baseline, freeBaseline];
+    const results = [nodeBaseline, baseline, prototypesBaseline, freeBaseline];
     const byEngine = new Map<string, Record<'free' | 'charged' | 'chargedKeys' | 'cached', Load>>();
     // Each load right after bare Express under the same load: a ratio compares two loads seconds apart, on a machine whose speed drifts over minutes.
     const besideBare = async (name: string, baseUrl: string, keys: string[], call: Call): Promise<Load> => {

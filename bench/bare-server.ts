@@ -1,9 +1,9 @@
 /**
  * The baselines of the server benchmark, answering the same JSON with no key and no database: a bare
- * Express app, or with BARE_SERVER=node a bare node:http server, or with BARE_SERVER=express-prototypes
- * the bare Express app on the server's own HTTP server (requests made with Express's prototypes). POST /api/v1/list_capabilities gets
- * the answer of the real list_capabilities (made once at start); every other POST path the answer
- * of a charged search_papers call.
+ * Express app; with BARE_SERVER=node a bare node:http server; with BARE_SERVER=express-prototypes the
+ * bare Express app on the server's own HTTP server (requests made with Express's prototypes).
+ * POST /api/v1/list_capabilities gets the answer of the real list_capabilities (made once at start);
+ * every other POST path the answer of a charged search_papers call.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';

@@ -3,14 +3,17 @@
  * that start and the captures and call-log rows of calls that end while one transaction on an
  * account is running are written together in the next one.
  *
- * One transaction, in the ledger's lock order: the account row locked and read when the batch has
- * holds (they are admitted in order while the credits last) and one UPDATE by their total, then
- * every ledger entry in one INSERT, every call row in one INSERT, and the balance read back for
- * X-Credits-Remaining: on MySQL/MariaDB two round trips (one when the batch has no holds).
+ * One transaction, in the ledger's lock order: the account row first, then every ledger entry in
+ * one INSERT, every call row in one INSERT, and the balance read back for X-Credits-Remaining. On
+ * MySQL/MariaDB that is one round trip: one UPDATE takes the total of the batch's holds if the
+ * balance covers it, and the holds' entries are written only if it did. When it does not, the rest of
+ * the batch commits and its holds go to a second transaction, which locks and reads the account row
+ * first and admits them in order while the credits last (on SQLite, always that way).
  *
- * A batch that fails for any reason commits nothing, or committed with its answer lost: each of its
- * calls then goes the per-call way (settlement.ts), which first looks for what an earlier attempt
- * wrote, so nothing is held or captured twice and nothing is lost. Releases always go that way.
+ * A batch that fails for any reason commits nothing, or committed (in part) with its answer lost:
+ * each of its calls then goes the per-call way (settlement.ts), which first looks for what an
+ * earlier attempt wrote, so nothing is held or captured twice and nothing is lost. Releases always
+ * go that way.
  *
  * Two lighter queues serve the calls that hold nothing: balance reads (one SELECT, no transaction,
  * shared by the calls of an account that ask together, and with those that began before the running
@@ -58,12 +61,15 @@ export class CallBatches {
   private readonly runningBalanceReads = new Map<string, { startedAt: number; reading: Promise<number> }>();
   private readonly callRows: GroupCommit<CallRecord, void>;
   private readonly forUpdate: string;
+  /** MySQL/MariaDB: a batch whose holds the balance covers is one round trip (see writeBatch); SQLite has no round trips to save. */
+  private readonly heldAtOnce: boolean;
 
   constructor(
     private readonly db: Knex,
     private readonly options: CallBatchOptions,
   ) {
     this.forUpdate = engineOf(db) === 'mysql' ? ' FOR UPDATE' : '';
+    this.heldAtOnce = engineOf(db) === 'mysql';
     this.callRows = new GroupCommit((_, calls) => this.writeCallRows(calls), MAX_BATCH, options.callRowsGatherMs ?? CALL_ROWS_GATHER_MS);
   }
 
@@ -116,19 +122,44 @@ export class CallBatches {
   private async write(accountId: string, batch: Pending[]): Promise<Array<BatchedHold | BatchedSettlement>> {
     const leave = this.options.gate ? await this.options.gate.enter(accountId, Date.now() + this.options.waitMs) : () => undefined;
     try {
-      return await inScriptTransaction(this.db, (script) => this.writeBatch(script, accountId, batch));
+      const results = await inScriptTransaction(this.db, (script) => this.writeBatch(script, accountId, batch, this.heldAtOnce));
+      const unheld = batch.flatMap((_, index) => (results[index] === undefined ? [index] : []));
+      if (unheld.length > 0) {
+        // The balance did not cover every hold of the batch: they are admitted in order while the credits last, in a transaction of their own.
+        const admitted = await inScriptTransaction(this.db, (script) =>
+          this.writeBatch(
+            script,
+            accountId,
+            unheld.map((index) => batch[index]!),
+            false,
+          ),
+        );
+        unheld.forEach((index, position) => (results[index] = admitted[position]));
+      }
+      return results as Array<BatchedHold | BatchedSettlement>;
     } finally {
       leave();
     }
   }
 
-  /** At most two round trips: the account row locked and read (when there are holds), then every write, the balance and the COMMIT. */
-  private async writeBatch(script: Script, accountId: string, batch: Pending[]): Promise<Array<BatchedHold | BatchedSettlement>> {
+  /**
+   * The batch's writes, its balance read back and the COMMIT. With `atOnce` (MySQL/MariaDB), one round
+   * trip: the holds are written only if the balance covers all of them (one conditional UPDATE),
+   * otherwise they are left out, undefined in the results, for the caller to admit in a second
+   * transaction. Without it, a first round trip locks and reads the account row and the holds are
+   * admitted in order while the credits last.
+   */
+  private async writeBatch(script: Script, accountId: string, batch: Pending[], atOnce: boolean): Promise<Array<BatchedHold | BatchedSettlement | undefined>> {
     const now = new Date();
     const prices = batch.flatMap((pending) => (pending.kind === 'hold' ? [pending.held.credits] : []));
-    let admitted: boolean[] = [];
+    const total = prices.reduce((sum, price) => sum + price, 0);
+    const conditional = atOnce && total > 0;
+    let admitted: boolean[] = prices.map(() => true);
     const steps: Step[] = [];
-    if (prices.length > 0) {
+    if (conditional) {
+      steps.push({ sql: 'UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?', params: [total, accountId, total] });
+      steps.push({ sql: 'SET @all_held = ROW_COUNT()', params: [] });
+    } else if (prices.length > 0) {
       const [rows] = await script.run([{ sql: `SELECT balance FROM accounts WHERE id = ?${this.forUpdate}`, params: [accountId] }]);
       const row = (rows as Array<{ balance: unknown }>)[0];
       if (!row) throw new LedgerError('not_found', `no account "${accountId}"`);
@@ -142,18 +173,27 @@ export class CallBatches {
       if (taken > 0) steps.push({ sql: 'UPDATE accounts SET balance = balance - ? WHERE id = ?', params: [taken, accountId] });
     }
 
-    const entries: unknown[][] = [];
+    const holdEntries: unknown[][] = [];
+    const captureEntries: unknown[][] = [];
     const calls: CallRecord[] = [];
     let holdIndex = 0;
     for (const pending of batch) {
       const { callId, credits } = pending.held;
       if (pending.kind === 'hold') {
-        if (admitted[holdIndex++]) entries.push([accountId, callId, 'hold', -credits, null, now]);
+        if (admitted[holdIndex++]) holdEntries.push([accountId, callId, 'hold', -credits, null, now]);
         continue;
       }
-      if (credits > 0) entries.push([accountId, callId, 'capture', 0, callId, now]);
+      if (credits > 0) captureEntries.push([accountId, callId, 'capture', 0, callId, now]);
       calls.push({ ...pending.call, accountId, credits });
     }
+    if (conditional) {
+      // One row per hold, each written only when the UPDATE above took the credits of them all.
+      steps.push({
+        sql: `INSERT INTO ledger_entries (account_id, call_id, kind, amount, settles, created_at) ${holdEntries.map(() => 'SELECT ?, ?, ?, ?, ?, ? FROM DUAL WHERE @all_held = 1').join(' UNION ALL ')}`,
+        params: holdEntries.flat(),
+      });
+    }
+    const entries = conditional ? captureEntries : [...holdEntries, ...captureEntries];
     if (entries.length > 0) {
       steps.push({
         sql: `INSERT INTO ledger_entries (account_id, call_id, kind, amount, settles, created_at) VALUES ${rowsOf(entries.length, 6)}`,
@@ -161,14 +201,17 @@ export class CallBatches {
       });
     }
     if (calls.length > 0) steps.push(insertCalls(calls, now));
-    steps.push(selectBalance(accountId));
+    steps.push(conditional ? { sql: 'SELECT balance, @all_held AS all_held FROM accounts WHERE id = ?', params: [accountId] } : selectBalance(accountId));
     const results = await script.run(steps, { commit: true });
-    const row = (results.at(-1) as Array<{ balance: unknown }>)[0];
+    const row = (results.at(-1) as Array<{ balance: unknown; all_held?: unknown }>)[0];
     if (!row) throw new LedgerError('not_found', `no account "${accountId}"`);
     const balance = Number(row.balance);
+    const allHeld = !conditional || Number(row.all_held) === 1;
 
     holdIndex = 0;
-    return batch.map((pending) => (pending.kind === 'hold' ? { ok: admitted[holdIndex++]!, balance } : { credits: pending.held.credits, balance }));
+    return batch.map((pending) =>
+      pending.kind === 'settle' ? { credits: pending.held.credits, balance } : allHeld ? { ok: admitted[holdIndex++]!, balance } : undefined,
+    );
   }
 }
 

@@ -36,8 +36,9 @@ interface PoolClient {
 function watched(
   db: Knex,
   options: { loseFirstCommitAnswer?: boolean; acquisitionGates?: Array<Promise<void>> } = {},
-): { db: Knex; batches: () => number; answerLost: () => boolean } {
+): { db: Knex; batches: () => number; roundTrips: () => number; answerLost: () => boolean } {
   let taken = 0;
+  let queries = 0;
   let lost = !options.loseFirstCommitAnswer;
   const lostAnswer = (): Error => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
   const wrap = (connection: Record<string, unknown>): unknown =>
@@ -64,8 +65,9 @@ function watched(
           };
         }
         if (property === 'query') {
-          // mysql2: a script that ends with COMMIT runs, then its callback hears a lost connection once.
-          return (sql: string, params: unknown[], callback: (error: Error | null, result?: unknown) => void) =>
+          // mysql2: counted (one script, one round trip); a script that ends with COMMIT runs, then its callback hears a lost connection once.
+          return (sql: string, params: unknown[], callback: (error: Error | null, result?: unknown) => void) => {
+            queries += 1;
             (value as (text: string, values: unknown[], done: typeof callback) => void).call(target, sql, params, (error, result) => {
               if (/COMMIT$/.test(sql) && !error && !lost) {
                 lost = true;
@@ -73,6 +75,7 @@ function watched(
               }
               callback(error, result);
             });
+          };
         }
         return (value as (...args: unknown[]) => unknown).bind(target);
       },
@@ -98,6 +101,8 @@ function watched(
   return {
     db: new Proxy(db, { get: (target, property) => (property === 'client' ? client : Reflect.get(target, property)) }),
     batches: () => taken,
+    /** Scripts sent to MySQL/MariaDB (each one round trip). */
+    roundTrips: () => queries,
     answerLost: () => Boolean(options.loseFirstCommitAnswer) && lost,
   };
 }
@@ -121,11 +126,25 @@ describeOnEachEngine('the group commit of holds, captures and call rows', (engin
     await expectBalance(engine.db, id, 10);
   });
 
+  if (engine.name === 'mysql') {
+    it('on MySQL/MariaDB, a batch whose holds the balance covers is one round trip, its COMMIT included', async function () {
+      const { id } = await createAccount(engine.db, { name: 'Batch one trip', credits: 50 });
+      const { db, batches, roundTrips } = watched(engine.db);
+      const group = new CallBatches(db, { waitMs: WAIT_MS });
+      const results = await Promise.all(calls(id, 20, 2).map((held) => group.hold(held)));
+      expect([results.every((result) => result.ok), batches(), roundTrips()]).to.deep.equal([true, 1, 1]);
+      await expectBalance(engine.db, id, 10);
+    });
+  }
+
   it('admits holds in order while the credits last and refuses the rest, which leave no trace', async function () {
     const { id } = await createAccount(engine.db, { name: 'Batch short', credits: 7 });
-    const group = new CallBatches(engine.db, { waitMs: WAIT_MS });
+    const { db, batches, roundTrips } = watched(engine.db);
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
     const held = [...calls(id, 3, 2), ...calls(id, 2, 1), ...calls(id, 1, 5)];
     const results = await Promise.all(held.map((one) => group.hold(one)));
+    // MySQL/MariaDB: the batch's one-trip attempt finds the balance short and writes nothing; a second transaction reads the balance, then writes.
+    expect([batches(), roundTrips()]).to.deep.equal(engine.name === 'mysql' ? [2, 3] : [1, 0]);
     // 2+2+2 fit in 7, the next 1 fits, the following 1 and 5 do not.
     expect(results.map((result) => result.ok)).to.deep.equal([true, true, true, true, false, false]);
     expect(results.map((result) => result.balance)).to.deep.equal([0, 0, 0, 0, 0, 0]);
@@ -175,6 +194,21 @@ describeOnEachEngine('the group commit of holds, captures and call rows', (engin
       [key.id, 'ok', 2, 3],
     ]);
     await expectBalance(engine.db, id, 2);
+  });
+
+  it('a batch whose holds the balance does not cover still captures its ended calls, then admits the holds in order', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Batch short with captures', credits: 4 });
+    const group = new CallBatches(engine.db, { waitMs: WAIT_MS });
+    const [ended, first, second] = [...calls(id, 2, 2), ...calls(id, 1, 1)] as [Held, Held, Held];
+    expect(await group.hold(ended)).to.deep.equal({ ok: true, balance: 2 });
+    const settled = await Promise.all([group.capture(ended, callOf(ended)), group.hold(first), group.hold(second)]);
+    expect(settled).to.deep.equal([
+      { credits: 2, balance: engine.name === 'mysql' ? 2 : 0 },
+      { ok: true, balance: 0 },
+      { ok: false, balance: 0 },
+    ]);
+    expect([await kinds(ended.callId), await kinds(first.callId), await kinds(second.callId)]).to.deep.equal([['hold', 'capture'], ['hold'], []]);
+    await expectBalance(engine.db, id, 0);
   });
 
   it('a batch whose COMMIT answer was lost: every call finds its hold and is held once, the last credit included', async function () {

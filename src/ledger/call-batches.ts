@@ -1,7 +1,8 @@
 /**
  * Group commit (group-commit.ts) of the call path's ledger writes, per account: the holds of calls
  * that start and the captures and call-log rows of calls that end while one transaction on an
- * account is running are written together in the next one.
+ * account is running are written together in the next one, which starts on the next turn of the
+ * event loop so that the captures of quick tools, whose holds that transaction just admitted, join it.
  *
  * One transaction, in the ledger's lock order: the account row first, then every ledger entry in
  * one INSERT, every call row in one INSERT, and the balance read back for X-Credits-Remaining. On
@@ -25,7 +26,7 @@ import type { Knex } from 'knex';
 import type { CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
-import { GroupCommit, MAX_BATCH } from './group-commit.ts';
+import { GroupCommit } from './group-commit.ts';
 import type { Held } from './holds.ts';
 import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from './statements.ts';
 
@@ -55,7 +56,10 @@ export interface CallBatchOptions {
 export const CALL_ROWS_GATHER_MS = 10;
 
 export class CallBatches {
-  private readonly batches = new GroupCommit<Pending, BatchedHold | BatchedSettlement>((accountId, batch) => this.write(accountId, batch));
+  /** A call's capture after a quick tool joins the batch that follows the one that admitted its hold. */
+  private readonly batches = new GroupCommit<Pending, BatchedHold | BatchedSettlement>((accountId, batch) => this.write(accountId, batch), {
+    nextBatchNextTurn: true,
+  });
   private readonly balanceReads = new GroupCommit<null, number>((accountId, asking) => this.readBalance(accountId, asking.length));
   /** The balance read running for each account, and when it started. */
   private readonly runningBalanceReads = new Map<string, { startedAt: number; reading: Promise<number> }>();
@@ -70,7 +74,7 @@ export class CallBatches {
   ) {
     this.forUpdate = engineOf(db) === 'mysql' ? ' FOR UPDATE' : '';
     this.heldAtOnce = engineOf(db) === 'mysql';
-    this.callRows = new GroupCommit((_, calls) => this.writeCallRows(calls), MAX_BATCH, options.callRowsGatherMs ?? CALL_ROWS_GATHER_MS);
+    this.callRows = new GroupCommit((_, calls) => this.writeCallRows(calls), { gatherMs: options.callRowsGatherMs ?? CALL_ROWS_GATHER_MS });
   }
 
   /** Holds the call's credits in the account's next batch. */

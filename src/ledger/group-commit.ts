@@ -18,15 +18,33 @@ export const MAX_BATCH = 64;
 /** Writes the items of one key; resolves with one result per item, in order. A rejection fails every item of the batch. */
 export type BatchWriter<Item, Result> = (key: string, items: Item[]) => Promise<Result[]>;
 
+export interface GroupCommitOptions {
+  /** At most this many items in one batch (MAX_BATCH). */
+  maxBatch?: number;
+  /** How long an idle key's first item waits for others before its write starts; 0 (the default): the next turn of the event loop. */
+  gatherMs?: number;
+  /**
+   * Each following batch of a key starts on the next turn of the event loop, not at once: what the
+   * callers just answered submit straight away (a charged call's capture after a quick tool, its
+   * hold just admitted) then joins that batch instead of waiting for it to end.
+   */
+  nextBatchNextTurn?: boolean;
+}
+
 export class GroupCommit<Item, Result> {
   private readonly queues = new Map<string, Array<Waiting<Item, Result>>>();
+  private readonly maxBatch: number;
+  private readonly gatherMs: number;
+  private readonly nextBatchNextTurn: boolean;
 
   constructor(
     private readonly write: BatchWriter<Item, Result>,
-    private readonly maxBatch = MAX_BATCH,
-    /** How long an idle key's first item waits for others before its write starts; 0: the next turn of the event loop. */
-    private readonly gatherMs = 0,
-  ) {}
+    options: GroupCommitOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? MAX_BATCH;
+    this.gatherMs = options.gatherMs ?? 0;
+    this.nextBatchNextTurn = options.nextBatchNextTurn ?? false;
+  }
 
   submit(key: string, item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
@@ -55,6 +73,7 @@ export class GroupCommit<Item, Result> {
       } catch (error) {
         for (const waiting of batch) waiting.reject(error);
       }
+      if (this.nextBatchNextTurn && queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
     }
     this.queues.delete(key);
   }

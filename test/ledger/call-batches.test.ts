@@ -282,6 +282,26 @@ describeOnEachEngine('the group commit of holds, captures and call rows', (engin
     await expectLedgerError(group.balance('acc_doesNotExist00'), 'not_found');
   });
 
+  it('a capture submitted as soon as its hold is answered joins the batch that follows, with the holds that arrived meanwhile', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Capture joins', credits: 5 });
+    let open!: () => void;
+    const { db, batches } = watched(engine.db, { acquisitionGates: [new Promise<void>((resolve) => (open = resolve))] });
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    const [quick, later] = calls(id, 2, 1) as [Held, Held];
+    // A call whose tool answers at once: its capture is submitted when its hold is answered.
+    const captured = group.hold(quick).then(() => group.capture(quick, callOf(quick)));
+    // The hold's batch has started (it waits for its connection at the gate); another call's hold arrives meanwhile.
+    await new Promise((resolve) => setImmediate(resolve));
+    const held = group.hold(later);
+    open();
+    expect([await captured, await held]).to.deep.equal([
+      { credits: 1, balance: 3 },
+      { ok: true, balance: 3 },
+    ]);
+    expect(batches()).to.equal(2);
+    await expectBalance(engine.db, id, 3);
+  });
+
   it("shares with a call the account's balance read that started after the call began, not one that started before", async function () {
     const { id } = await createAccount(engine.db, { name: 'Shared balance', credits: 12 });
     const opens: Array<() => void> = [];

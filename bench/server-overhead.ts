@@ -3,7 +3,8 @@
  * side in one run: requests/s and p50/p99 latency of a free call, an authenticated charged call (one
  * key, and one key per connection) and a charged call whose upstream answer is cached, on SQLite and
  * on MySQL (a new database, dropped after the run), as ratios to the bare app; the latency of a
- * charged call at a steady half of its peak rate; then the cost of each step of the hot path on its own.
+ * charged call at a steady half of its peak rate beside bare Express at the same rate (alternating
+ * rounds); then the cost of each step of the hot path on its own.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,14 +48,18 @@ const FREE: Call = { tool: 'list_capabilities', body: {} };
 /** Fixed dates, so every call asks USGS the same request: the first fills the cache, the rest hit it. */
 const CACHED: Call = { tool: 'search_earthquakes', body: { start: '1994-01-17', end: '1994-01-18', min_magnitude: 6 } };
 
+/** Rounds of the steady-rate loads, the server's and bare Express's alternating; each target's latencies are pooled over its rounds. */
+const STEADY_ROUNDS = 3;
+
 /**
  * The target at a steady rate: a request is due every 1/rate seconds whether or not the earlier
  * ones have been answered, over 10 keep-alive connections (undici's Pool queues what finds them
  * busy), and each latency counts from when its request was due, so a stall is not hidden by the
  * requests it kept from being sent. (autocannon's rate option sends each connection's quota for
- * the second in one burst and then waits: its p99 is that of full load.)
+ * the second in one burst and then waits: its p99 is that of full load.) Returns the latencies of
+ * one round of DURATION_S seconds, after a 1-second warm-up.
  */
-async function steadyLoad(name: string, baseUrl: string, key: string | undefined, call: Call, rate: number): Promise<Load> {
+async function steadyRound(baseUrl: string, key: string | undefined, call: Call, rate: number): Promise<{ latencies: number[]; non2xx: number }> {
   const pool = new Pool(baseUrl, { connections: CONNECTIONS });
   const request = {
     path: `/api/v1/${call.tool}`,
@@ -83,16 +88,42 @@ async function steadyLoad(name: string, baseUrl: string, key: string | undefined
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
     await Promise.all(sent);
-    return { latencies: latencies.sort((a, b) => a - b), non2xx };
+    return { latencies, non2xx };
   };
   try {
     await run(1); // warm-up
-    const { latencies, non2xx } = await run(DURATION_S);
-    const percentile = (p: number): number => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!);
-    return { name, requestsPerSecond: latencies.length / DURATION_S, p50: percentile(50), p99: percentile(99), non2xx, fixedRate: true };
+    return await run(DURATION_S);
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * The server and bare Express at the same steady rate, in STEADY_ROUNDS alternating rounds: a stall
+ * of the machine lands in one target's round or the other's, and the pooled p99 of each target
+ * rests on STEADY_ROUNDS times as many calls as one round's.
+ */
+async function steadyLoads(targets: Array<{ name: string; baseUrl: string; key: string | undefined }>, call: Call, rate: number): Promise<Load[]> {
+  const pooled = targets.map(() => ({ latencies: [] as number[], non2xx: 0 }));
+  for (let round = 0; round < STEADY_ROUNDS; round += 1) {
+    for (const [index, target] of targets.entries()) {
+      const { latencies, non2xx } = await steadyRound(target.baseUrl, target.key, call, rate);
+      pooled[index]!.latencies.push(...latencies);
+      pooled[index]!.non2xx += non2xx;
+    }
+  }
+  return targets.map((target, index) => {
+    const latencies = pooled[index]!.latencies.sort((a, b) => a - b);
+    const percentile = (p: number): number => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!);
+    return {
+      name: target.name,
+      requestsPerSecond: latencies.length / (DURATION_S * STEADY_ROUNDS),
+      p50: percentile(50),
+      p99: percentile(99),
+      non2xx: pooled[index]!.non2xx,
+      fixedRate: true,
+    };
+  });
 }
 
 /** Loads one target as fast as it answers; with several keys, each connection calls with its own key (its own account). */
@@ -274,6 +305,7 @@ export async function runServerOverheadBench(): Promise<void> {
       `\nServer overhead: ${CONNECTIONS} connections, ${DURATION_S} s each. Charged: POST /api/v1/search_papers (1 credit, answer made in process); free: list_capabilities;`,
     );
     console.log('cache hit: search_earthquakes whose USGS answer is cached; one key, or one key (and account) per connection.');
+    console.log(`At a fixed rate: the server and bare Express in ${STEADY_ROUNDS} alternating rounds of ${DURATION_S} s each, latencies pooled per target.`);
     console.log(`Per-key rate limit: SQLite in the database file; MySQL ${redis && mysql ? `in Redis (${redis})` : 'in the database (no Redis answered)'}.`);
     const nodeBaseline = await load('bare node:http', bareNode.baseUrl);
     const baseline = await load('bare express', bareExpress.baseUrl);
@@ -298,12 +330,18 @@ export async function runServerOverheadBench(): Promise<void> {
       results.push(free, charged, chargedKeys, cached);
       byEngine.set(name, { free, charged, chargedKeys, cached });
     }
-    // Latency under a steady half of the charged call's peak rate, the bare app given the same rate.
+    // Latency under a steady half of the charged call's peak rate, the bare app given the same rate, in alternating rounds.
     const halfPeak = new Map<string, { rate: number; charged: Load; bare: Load }>();
     for (const { name, server, keys } of servers) {
       const rate = byEngine.get(name)!.charged.requestsPerSecond / 2;
-      const charged = await steadyLoad(`${name}, charged, 1 key, at ${rate.toFixed(0)} req/s`, server.baseUrl, keys[0], CHARGED, rate);
-      const bare = await steadyLoad(`bare express at ${rate.toFixed(0)} req/s`, bareExpress.baseUrl, undefined, CHARGED, rate);
+      const [charged, bare] = (await steadyLoads(
+        [
+          { name: `${name}, charged, 1 key, at ${rate.toFixed(0)} req/s`, baseUrl: server.baseUrl, key: keys[0] },
+          { name: `bare express at ${rate.toFixed(0)} req/s`, baseUrl: bareExpress.baseUrl, key: undefined },
+        ],
+        CHARGED,
+        rate,
+      )) as [Load, Load];
       results.push(charged, bare);
       halfPeak.set(name, { rate, charged, bare });
     }

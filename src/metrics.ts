@@ -54,6 +54,11 @@ const credits = new Counter({
   labelNames: ['movement'],
   registers: [registry],
 });
+const ledgerTransactions = new Counter({
+  name: 'research_tools_ledger_transactions_total',
+  help: "Transactions of the call path's group commit: holds, captures and call rows of charged calls, many calls to one transaction under load.",
+  registers: [registry],
+});
 const rateLimitRefusals = new Counter({
   name: 'research_tools_rate_limit_refusals_total',
   help: 'Requests refused by a rate limit, by limit (per_key or failed_keys).',
@@ -97,6 +102,9 @@ export const metrics = {
   },
   creditsReturned(amount: number): void {
     if (amount > 0) credits.inc({ movement: 'returned' }, amount);
+  },
+  ledgerTransaction(): void {
+    ledgerTransactions.inc();
   },
   rateLimitRefused(limit: 'per_key' | 'failed_keys'): void {
     rateLimitRefusals.inc({ limit });

@@ -3,6 +3,8 @@
  * that start and the captures and call-log rows of calls that end while one transaction on an
  * account is running are written together in the next one, which starts on the next turn of the
  * event loop so that the captures of quick tools, whose holds that transaction just admitted, join it.
+ * A capture given to a hold whose batch has not started yet (holdAhead) is written with the hold:
+ * a call answered from the cache is held, captured and logged in one transaction.
  *
  * One transaction, in the ledger's lock order: the account row first, then every ledger entry in
  * one INSERT, every call row in one INSERT, and the balance read back for X-Credits-Remaining. On
@@ -28,9 +30,21 @@ import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
 import { GroupCommit } from './group-commit.ts';
 import type { Held } from './holds.ts';
+import { metrics } from '../metrics.ts';
 import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from './statements.ts';
 
 export type BatchedHold = { ok: true; balance: number } | { ok: false; balance: number };
+
+/** A hold submitted before the call's work runs, whose capture may still join the hold's own batch. */
+export interface HoldAhead {
+  /** The hold's outcome; `captured` when the capture and call row were written with it (captureWithHold). */
+  outcome: Promise<BatchedHold & { captured: boolean }>;
+  /**
+   * After the work succeeded: writes the capture and the call row in the hold's batch, the three in
+   * one transaction, if that batch has not started yet (true); false when it has.
+   */
+  captureWithHold(call: CallRecord): boolean;
+}
 
 export interface BatchedSettlement {
   /** Credits captured: the hold's (0 for a free call). */
@@ -38,7 +52,8 @@ export interface BatchedSettlement {
   balance: number;
 }
 
-type Pending = { kind: 'hold'; held: Held } | { kind: 'settle'; held: Held; call: CallRecord };
+/** A hold given a `call` before its batch started is captured in that batch, with the call's row, if admitted. */
+type Pending = { kind: 'hold'; held: Held; call?: CallRecord; started?: boolean } | { kind: 'settle'; held: Held; call: CallRecord };
 
 export interface CallBatchOptions {
   /** Bounds this process's concurrent ledger transactions (one per account at a time already). */
@@ -80,6 +95,23 @@ export class CallBatches {
   /** Holds the call's credits in the account's next batch. */
   hold(held: Held): Promise<BatchedHold> {
     return this.batches.submit(held.accountId, { kind: 'hold', held }) as Promise<BatchedHold>;
+  }
+
+  /** Holds the call's credits in the account's next batch, which a quick call's capture may still join. */
+  holdAhead(held: Held): HoldAhead {
+    const pending: Pending & { kind: 'hold' } = { kind: 'hold', held };
+    const outcome = (this.batches.submit(held.accountId, pending) as Promise<BatchedHold>).then((result) => ({
+      ...result,
+      captured: result.ok && pending.call !== undefined,
+    }));
+    return {
+      outcome,
+      captureWithHold(call) {
+        if (pending.started) return false;
+        pending.call = call;
+        return true;
+      },
+    };
   }
 
   /** Captures the call's hold (none for a free call) and writes its call row, in the account's next batch. */
@@ -124,12 +156,16 @@ export class CallBatches {
   }
 
   private async write(accountId: string, batch: Pending[]): Promise<Array<BatchedHold | BatchedSettlement>> {
+    // From here on a capture can no longer join its hold's batch (GroupCommit calls this as it takes the batch).
+    for (const pending of batch) if (pending.kind === 'hold') pending.started = true;
     const leave = this.options.gate ? await this.options.gate.enter(accountId, Date.now() + this.options.waitMs) : () => undefined;
     try {
+      metrics.ledgerTransaction();
       const results = await inScriptTransaction(this.db, (script) => this.writeBatch(script, accountId, batch, this.heldAtOnce));
       const unheld = batch.flatMap((_, index) => (results[index] === undefined ? [index] : []));
       if (unheld.length > 0) {
         // The balance did not cover every hold of the batch: they are admitted in order while the credits last, in a transaction of their own.
+        metrics.ledgerTransaction();
         const admitted = await inScriptTransaction(this.db, (script) =>
           this.writeBatch(
             script,
@@ -177,34 +213,46 @@ export class CallBatches {
       if (taken > 0) steps.push({ sql: 'UPDATE accounts SET balance = balance - ? WHERE id = ?', params: [taken, accountId] });
     }
 
-    const holdEntries: unknown[][] = [];
+    // What admitted holds write (their entries; with a capture joined, its entry and the call row too), and what the settled calls write.
+    const heldEntries: unknown[][] = [];
+    const heldCalls: CallRecord[] = [];
     const captureEntries: unknown[][] = [];
     const calls: CallRecord[] = [];
     let holdIndex = 0;
     for (const pending of batch) {
       const { callId, credits } = pending.held;
       if (pending.kind === 'hold') {
-        if (admitted[holdIndex++]) holdEntries.push([accountId, callId, 'hold', -credits, null, now]);
+        if (!admitted[holdIndex++]) continue;
+        heldEntries.push([accountId, callId, 'hold', -credits, null, now]);
+        if (pending.call) {
+          heldEntries.push([accountId, callId, 'capture', 0, callId, now]);
+          heldCalls.push({ ...pending.call, accountId, credits });
+        }
         continue;
       }
       if (credits > 0) captureEntries.push([accountId, callId, 'capture', 0, callId, now]);
       calls.push({ ...pending.call, accountId, credits });
     }
     if (conditional) {
-      // One row per hold, each written only when the UPDATE above took the credits of them all.
-      steps.push({
-        sql: `INSERT INTO ledger_entries (account_id, call_id, kind, amount, settles, created_at) ${holdEntries.map(() => 'SELECT ?, ?, ?, ?, ?, ? FROM DUAL WHERE @all_held = 1').join(' UNION ALL ')}`,
-        params: holdEntries.flat(),
-      });
+      // Each row written only when the UPDATE above took the credits of all the holds.
+      steps.push(onlyIfAllHeld('ledger_entries (account_id, call_id, kind, amount, settles, created_at)', heldEntries));
+      if (heldCalls.length > 0)
+        steps.push(
+          onlyIfAllHeld(
+            CALL_COLUMNS,
+            heldCalls.map((call) => callValues(call, now)),
+          ),
+        );
     }
-    const entries = conditional ? captureEntries : [...holdEntries, ...captureEntries];
+    const entries = conditional ? captureEntries : [...heldEntries, ...captureEntries];
     if (entries.length > 0) {
       steps.push({
         sql: `INSERT INTO ledger_entries (account_id, call_id, kind, amount, settles, created_at) VALUES ${rowsOf(entries.length, 6)}`,
         params: entries.flat(),
       });
     }
-    if (calls.length > 0) steps.push(insertCalls(calls, now));
+    const callsWritten = conditional ? calls : [...heldCalls, ...calls];
+    if (callsWritten.length > 0) steps.push(insertCalls(callsWritten, now));
     steps.push(conditional ? { sql: 'SELECT balance, @all_held AS all_held FROM accounts WHERE id = ?', params: [accountId] } : selectBalance(accountId));
     const results = await script.run(steps, { commit: true });
     const row = (results.at(-1) as Array<{ balance: unknown; all_held?: unknown }>)[0];
@@ -223,12 +271,22 @@ function selectBalance(accountId: string): Step {
   return { sql: 'SELECT balance FROM accounts WHERE id = ?', params: [accountId] };
 }
 
-/** One INSERT of the calls' rows (a row without its time is made at `now`). */
+const CALL_COLUMNS = 'calls (call_id, account_id, key_id, tool, status, credits, duration_ms, created_at)';
+
+/** A call's row, in CALL_COLUMNS' order (a row without its time is made at `now`). */
+function callValues(call: CallRecord, now: Date): unknown[] {
+  return [call.callId, call.accountId, call.keyId, call.tool, call.status, call.credits, call.durationMs, call.at ?? now];
+}
+
+/** One INSERT of the calls' rows. */
 function insertCalls(calls: CallRecord[], now: Date): Step {
-  return {
-    sql: `INSERT INTO calls (call_id, account_id, key_id, tool, status, credits, duration_ms, created_at) VALUES ${rowsOf(calls.length, 8)}`,
-    params: calls.flatMap((call) => [call.callId, call.accountId, call.keyId, call.tool, call.status, call.credits, call.durationMs, call.at ?? now]),
-  };
+  return { sql: `INSERT INTO ${CALL_COLUMNS} VALUES ${rowsOf(calls.length, 8)}`, params: calls.flatMap((call) => callValues(call, now)) };
+}
+
+/** MySQL/MariaDB: one INSERT of `rows` into `table (columns)`, each written only when `@all_held` is 1. */
+function onlyIfAllHeld(tableAndColumns: string, rows: unknown[][]): Step {
+  const select = `SELECT ${rows[0]!.map(() => '?').join(', ')} FROM DUAL WHERE @all_held = 1`;
+  return { sql: `INSERT INTO ${tableAndColumns} ${rows.map(() => select).join(' UNION ALL ')}`, params: rows.flat() };
 }
 
 /** The one queue key of call rows: they are written together whatever their account. */

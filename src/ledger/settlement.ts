@@ -13,6 +13,8 @@
  *
  * With `batches` (the server's), the first attempt of a hold and of a capture joins the account's
  * group commit (call-batches.ts); when that batch fails, the call goes on here one by one as above.
+ * The server holds with holdAhead: the work starts while the hold is written, and a quick call's
+ * capture joins the hold's batch.
  */
 import type { Knex } from 'knex';
 import type { CallBatches } from './call-batches.ts';
@@ -52,15 +54,46 @@ export async function holdForCall(db: Knex, held: Held, options: HoldOptions): P
   requireSafeInteger(held.credits, 'credits', 0);
   if (held.credits === 0) return { ok: true };
   const deadline = Date.now() + options.waitMs;
-  let batchFailed = false;
-  if (options.batches) {
-    try {
-      return await options.batches.hold(held);
-    } catch (error) {
-      if (error instanceof LedgerError && error.code === 'busy') throw error;
-      batchFailed = true;
-    }
+  if (!options.batches) return holdOneByOne(db, held, options, deadline, false);
+  try {
+    return await options.batches.hold(held);
+  } catch (error) {
+    if (error instanceof LedgerError && error.code === 'busy') throw error;
+    return holdOneByOne(db, held, options, deadline, true);
   }
+}
+
+/** A hold taken while the call's work already runs (see CallBatches.holdAhead). */
+export interface HeldAhead {
+  /**
+   * As holdForCall's result; `captured` when the capture and the call row were written with the
+   * hold. When the batch failed, the hold is taken one by one as holdForCall does, and is never
+   * `captured`: the caller then settles it one by one (settleCall without batches).
+   */
+  outcome: Promise<HoldResult & { captured: boolean }>;
+  /** After the work succeeded: joins the capture and call row to the hold's batch if it has not started (true). */
+  captureWithHold(call: CallRecord): boolean;
+}
+
+/**
+ * Holds the call's credits (a price above 0) in the account's next batch and returns at once, so
+ * the work can run meanwhile; it must not act outside the process before `outcome` says the
+ * credits are held. A quick call's capture then joins the hold's own batch: one transaction.
+ */
+export function holdAhead(db: Knex, held: Held, options: HoldOptions & { batches: CallBatches }): HeldAhead {
+  requireCallId(held.callId);
+  requireSafeInteger(held.credits, 'credits', 1);
+  const deadline = Date.now() + options.waitMs;
+  const ahead = options.batches.holdAhead(held);
+  const outcome = ahead.outcome.catch(async (error: unknown) => {
+    if (error instanceof LedgerError && error.code === 'busy') throw error;
+    return { ...(await holdOneByOne(db, held, options, deadline, true)), captured: false };
+  });
+  return { outcome, captureWithHold: (call) => ahead.captureWithHold(call) };
+}
+
+/** Holds in a transaction of the call's own, retried until `deadline`; after a failed batch, first looks for what it wrote. */
+async function holdOneByOne(db: Knex, held: Held, options: HoldOptions, deadline: number, batchFailed: boolean): Promise<HoldResult> {
   const leave = options.gate ? await options.gate.enter(held.accountId, deadline) : () => undefined;
   try {
     return await retryTransient(deadline, async (attempt) => {

@@ -1,9 +1,11 @@
 /**
  * One tool call, whatever the connection (REST POST /api/v1/<tool> or MCP tools/call): the order
  * of checks of the design — rate 429, pack 403, arguments 400, credits 402 (503 when they cannot
- * be reached in time) — then the handler. The price is held before the handler runs and captured
- * when it succeeds, released when anything fails, together with the call's log row and before the
- * answer goes out. Every call is written to the call log; the row of a call that holds nothing when
+ * be reached in time) — then the handler. The price is held while the handler starts: nothing the
+ * handler asks of an upstream leaves the process before the hold is admitted, and a refused call
+ * answers 402 whatever the handler did. The hold is captured when the handler succeeds (in the
+ * hold's own transaction when the handler was quick enough, as a cached answer is), released when
+ * anything fails, together with the call's log row and before the answer goes out. Every call is written to the call log; the row of a call that holds nothing when
  * it ends (a free call, a refused or failed one) after its answer, batched with other rows. The
  * transport has already found the tool and the caller's key, and reads the arguments its own way.
  */
@@ -16,7 +18,7 @@ import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { FigureJobRunner } from '../figures/runner.ts';
 import {
-  holdForCall,
+  holdAhead,
   newCallId,
   recordCallReliably,
   settleCall,
@@ -100,44 +102,57 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       const problems = checkConstraints(tool, args);
       if (problems.length > 0) throw new ApiError('invalid_input', problems.join('; '));
 
-      const debited = await holdForCall(db, held, { waitMs: config.chargeWaitMs, gate, batches });
-      if (!debited.ok) {
-        throw new ApiError(
-          'insufficient_credits',
-          `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${debited.balance}`,
-        );
-      }
-      // A free call holds nothing: whatever its outcome, its row is written after the answer (finally, below).
-      if (tool.credits > 0) {
-        holding = true;
-        metrics.creditsDebited(tool.credits);
-        inFlight.holding(held);
-      }
+      // A charged call's hold is written while its handler runs (nothing reaches upstream before the
+      // hold is admitted); a quick handler's capture and call row then join the hold's transaction.
+      const ahead = tool.credits > 0 ? holdAhead(db, held, { waitMs: config.chargeWaitMs, gate, batches }) : undefined;
+      if (ahead) inFlight.holding(held);
+      const refused = (balance: number): ApiError =>
+        new ApiError('insufficient_credits', `${tool.name} costs ${tool.credits} credit${tool.credits === 1 ? '' : 's'}; the account holds ${balance}`);
+      const admission = ahead?.outcome.then((result) => {
+        if (!result.ok) throw refused(result.balance);
+      });
+      admission?.catch(() => undefined);
       let callLogger: Logger | undefined;
       const context: ToolContext = {
         callId,
         accountId: caller.accountId,
         config,
         db,
-        upstream,
+        upstream: admission ? upstream.forCall(admission) : upstream,
         figures,
         // Made when a handler first logs: most calls never do, and a child logger per call is not free.
         get logger() {
           return (callLogger ??= logger.child({ call_id: callId, tool: tool.name }));
         },
       };
-      const outcome = await handlers.get(tool.name)!(args as never, context);
-      if (!holding) {
+      const ran = await handlers.get(tool.name)!(args as never, context).then(
+        (outcome) => ({ outcome, capturedWithHold: ahead?.captureWithHold(record()) ?? false }),
+        (failure: unknown) => ({ failure }),
+      );
+      if (!ahead) {
+        if ('failure' in ran) throw ran.failure;
         // Nothing to capture: the answer only reads the balance, in a read shared with the account's other calls that began after this one.
         if (onBalance) await batches.balance(caller.accountId, calledAt).then(onBalance, () => undefined);
-        return { ...outcome, credits_used: 0, call_id: callId };
+        return { ...ran.outcome, credits_used: 0, call_id: callId };
       }
-      // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.
-      charged = await settleCall(db, held, record(), true, { batches, onBalance });
+      // The credits come first, whatever the handler did: a refused call answers 402.
+      const debited = await ahead.outcome;
+      if (!debited.ok) throw refused(debited.balance);
+      holding = true;
+      metrics.creditsDebited(tool.credits);
+      if ('failure' in ran) throw ran.failure;
+      if (debited.captured) {
+        charged = tool.credits;
+        if (debited.balance !== undefined) onBalance?.(debited.balance);
+      } else {
+        // Captured with its call row before the answer: a 200 is charged and logged, or nothing is.
+        // After a failed batch the hold was taken one by one, and the capture goes that way too.
+        charged = await settleCall(db, held, record(), true, { batches: ran.capturedWithHold ? undefined : batches, onBalance });
+      }
       // Captured nothing: the reconciler had already given the credits back (a call longer than HOLD_TIMEOUT_MS).
       if (charged === 0) metrics.creditsReturned(tool.credits);
       recorded = true;
-      return { ...outcome, credits_used: charged, call_id: callId };
+      return { ...ran.outcome, credits_used: charged, call_id: callId };
     } catch (error) {
       status = toApiError(error).code;
       if (holding && !recorded) {
@@ -149,7 +164,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       }
       throw error;
     } finally {
-      if (holding) inFlight.settled(callId);
+      if (tool.credits > 0) inFlight.settled(callId);
       const durationMs = performance.now() - calledAt;
       metrics.toolCall(tool.name, status, durationMs / 1000);
       logger.info({ call_id: callId, tool: tool.name, transport, status, credits: charged, duration_ms: Math.round(durationMs * 10) / 10 }, 'tool call');

@@ -26,6 +26,16 @@ import { metrics } from '../metrics.ts';
 
 export const PRODUCT = 'research-tools-api';
 
+/** A request that was to go upstream for a call whose credits were refused (UpstreamClient.forCall); carries the refusal. */
+class NotAdmitted extends Error {
+  constructor(
+    readonly admission: Promise<void>,
+    readonly reason: unknown,
+  ) {
+    super('the call was not admitted');
+  }
+}
+
 export interface UpstreamRequest {
   /** Path after the source's base URL, beginning with `/` (or '' for the base URL itself); identifiers in it go through path`…` (./path.ts). */
   path: string;
@@ -92,6 +102,8 @@ export class UpstreamClient {
     throwHttpErrors: false,
     decompress: true,
   });
+  /** Set on a call's view (forCall): what a request not answered from the cache waits for. */
+  private admission: Promise<void> | undefined;
 
   constructor(private readonly options: UpstreamOptions) {
     this.contactEmail = options.contactEmail;
@@ -100,6 +112,18 @@ export class UpstreamClient {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.clock = options.clock ?? realClock;
     this.limiter = options.limiter ?? new HostGroupLimiter(undefined, this.clock);
+  }
+
+  /**
+   * This client as one call sees it while its credits are still being held: an answer from the
+   * cache comes at once, but a request that has to go upstream first waits for `admission`, and
+   * fails with its error when it rejects. The view shares everything else (cache, limits,
+   * single-flight) with this client.
+   */
+  forCall(admission: Promise<void>): UpstreamClient {
+    const view = Object.create(this) as UpstreamClient;
+    view.admission = admission;
+    return view;
   }
 
   source(id: SourceId): ResolvedSource {
@@ -158,6 +182,11 @@ export class UpstreamClient {
       const answer = await pending;
       return { body: decode(answer, source), retrievedAt: answer.retrievedAt, fromCache: answer.fromCache, url: shownUrl };
     } catch (error) {
+      if (error instanceof NotAdmitted) {
+        if (error.admission === this.admission) throw error.reason;
+        // The request was joined to another call's, which was not admitted: this call asks for itself.
+        return this.fetch(id, request, decode);
+      }
       if (error instanceof UpstreamError && source.key && error.message.includes(source.key)) {
         throw new UpstreamError(error.source, error.kind, withoutKey(source, error.message), error.status);
       }
@@ -203,6 +232,8 @@ export class UpstreamClient {
     const cached = await this.cache.get(cacheKey);
     metrics.cacheLookup(source.id, cached !== undefined);
     if (cached) return { ...cached, fromCache: true };
+    const admission = this.admission;
+    if (admission) await admission.catch((reason: unknown) => Promise.reject(new NotAdmitted(admission, reason)));
     const fresh = await this.withRetries(source, call);
     call.decode(fresh, source); // a body that does not decode is an error, and is never cached
     await this.cache.set(cacheKey, fresh, source.cacheTtlS);

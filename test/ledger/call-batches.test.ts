@@ -6,6 +6,7 @@ import {
   createKey,
   addCredits,
   hold,
+  holdAhead,
   holdForCall,
   newCallId,
   recordCallReliably,
@@ -299,6 +300,63 @@ describeOnEachEngine('the group commit of holds, captures and call rows', (engin
       { ok: true, balance: 3 },
     ]);
     expect(batches()).to.equal(2);
+    await expectBalance(engine.db, id, 3);
+  });
+
+  it('a capture given to a hold before its batch starts is written with it: hold, capture and call row in one transaction', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Held and captured', credits: 5 });
+    const { db, batches, roundTrips } = watched(engine.db);
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    const [quick, slow] = calls(id, 2, 2) as [Held, Held];
+    const quickAhead = group.holdAhead(quick);
+    const slowAhead = group.holdAhead(slow);
+    expect(quickAhead.captureWithHold(callOf(quick))).to.equal(true);
+    expect([await quickAhead.outcome, await slowAhead.outcome]).to.deep.equal([
+      { ok: true, balance: 1, captured: true },
+      { ok: true, balance: 1, captured: false },
+    ]);
+    // MySQL/MariaDB: one round trip, its COMMIT included.
+    expect([batches(), roundTrips()]).to.deep.equal([1, engine.name === 'mysql' ? 1 : 0]);
+    // Once the batch has started, a capture no longer joins it.
+    expect(slowAhead.captureWithHold(callOf(slow))).to.equal(false);
+    expect([await kinds(quick.callId), await kinds(slow.callId)]).to.deep.equal([['hold', 'capture'], ['hold']]);
+    expect(await engine.db('calls').where({ account_id: id }).select('call_id', 'credits', 'status')).to.deep.equal([
+      { call_id: quick.callId, credits: 2, status: 'ok' },
+    ]);
+    await expectBalance(engine.db, id, 1);
+  });
+
+  it('a hold given its capture that the balance does not cover writes nothing, neither capture nor call row', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Held short', credits: 3 });
+    const { db, batches } = watched(engine.db);
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    const held = calls(id, 3, 2);
+    const aheads = held.map((one) => group.holdAhead(one));
+    expect(aheads.map((ahead, index) => ahead.captureWithHold(callOf(held[index]!)))).to.deep.equal([true, true, true]);
+    expect(await Promise.all(aheads.map((ahead) => ahead.outcome))).to.deep.equal([
+      { ok: true, balance: 1, captured: true },
+      { ok: false, balance: 1, captured: false },
+      { ok: false, balance: 1, captured: false },
+    ]);
+    // MySQL/MariaDB: the one-trip attempt writes nothing; the second transaction admits in order.
+    expect(batches()).to.equal(engine.name === 'mysql' ? 2 : 1);
+    expect(await Promise.all(held.map((one) => kinds(one.callId)))).to.deep.equal([['hold', 'capture'], [], []]);
+    expect(await engine.db('calls').where({ account_id: id }).pluck('call_id')).to.deep.equal([held[0]!.callId]);
+    await expectBalance(engine.db, id, 1);
+  });
+
+  it('a hold and its capture whose batch lost its COMMIT answer: found one by one, then settled one by one, charged once with one call row', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Held and captured, answer lost', credits: 5 });
+    const { db, answerLost } = watched(engine.db, { loseFirstCommitAnswer: true });
+    const group = new CallBatches(db, { waitMs: WAIT_MS });
+    const [one] = calls(id, 1, 2) as [Held];
+    const ahead = holdAhead(db, one, { waitMs: WAIT_MS, batches: group });
+    expect(ahead.captureWithHold(callOf(one))).to.equal(true);
+    // The batch did commit; the per-call way finds its hold, and cannot know the capture was written with it.
+    expect([await ahead.outcome, answerLost()]).to.deep.equal([{ ok: true, captured: false }, true]);
+    expect(await settleCall(db, one, callOf(one), true)).to.equal(2);
+    expect(await kinds(one.callId)).to.deep.equal(['hold', 'capture']);
+    expect(await engine.db('calls').where({ call_id: one.callId }).pluck('credits')).to.deep.equal([2]);
     await expectBalance(engine.db, id, 3);
   });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import parsePrometheus from 'parse-prometheus-text-format';
+import { expectBalance } from '../ledger/ledger-assertions.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
@@ -96,5 +97,27 @@ describeOnEachEngine('GET /metrics', (engine) => {
     });
     expect(fake.hits.length).to.equal(4); // one answer, then three attempts at the failing window
     expect(after.families.find((family) => family.name === 'research_tools_figure_queue_depth')?.type).to.equal('GAUGE');
+  });
+
+  it('a charged call answered from the cache takes one ledger transaction (hold, capture, call row), one that waits for its upstream two; a refused one sends nothing upstream', async function () {
+    const caller = await newCaller(engine.db, 2);
+    const window = { start: '2025-02-01', end: '2025-02-28' };
+    fake.on('/query', json(fixture('usgs-earthquakes', 'hand-made-two-events.json'), { delayMs: 50 }));
+    const transactions = async (): Promise<number> => value(await scrape(), 'research_tools_ledger_transactions_total', {});
+    const hitsBefore = fake.hits.length;
+    const atStart = await transactions();
+    const first = await call(server.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: window });
+    const afterFirst = await transactions();
+    const repeat = await call(server.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: window });
+    const afterRepeat = await transactions();
+    // The balance is 0 now; this window is not cached: its handler starts while the hold is written, but must not reach upstream.
+    const refused = await call(server.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: { start: '2025-03-01', end: '2025-03-31' } });
+    expect([first.status, repeat.status, refused.status, refused.body.error?.code]).to.deep.equal([200, 200, 402, 'insufficient_credits']);
+    expect([afterFirst - atStart, afterRepeat - afterFirst, fake.hits.length - hitsBefore]).to.deep.equal([2, 1, 1]);
+    const rows = await engine.db('ledger_entries').where({ account_id: caller.accountId }).whereNotNull('call_id').orderBy('id').select('call_id', 'kind');
+    expect(rows.map((row: { kind: string }) => row.kind)).to.deep.equal(['hold', 'capture', 'hold', 'capture']);
+    // The two answered calls' rows were written before their answers (the refused call's comes after its answer).
+    expect(await engine.db('calls').where({ account_id: caller.accountId, status: 'ok' }).pluck('credits')).to.deep.equal([1, 1]);
+    await expectBalance(engine.db, caller.accountId, 0);
   });
 });

@@ -225,6 +225,35 @@ describe('the upstream HTTP layer', () => {
     });
   });
 
+  describe("a call's view, while the call's credits are being held", () => {
+    it('answers from the cache at once, but sends a request upstream only once the call is admitted', async () => {
+      fake.on('/query', json({ n: 5 }));
+      const client = clientFor(fake);
+      await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { cached: 1 } });
+      let admit!: () => void;
+      const view = client.forCall(new Promise<void>((resolve) => (admit = resolve)));
+      expect((await view.getJson('usgs-earthquakes', { path: '/query', searchParams: { cached: 1 } })).fromCache).to.equal(true);
+      const fresh = view.getJson('usgs-earthquakes', { path: '/query', searchParams: { cached: 0 } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fake.hits).to.have.length(1);
+      admit();
+      expect([(await fresh).body, fake.hits.length]).to.deep.equal([{ n: 5 }, 2]);
+    });
+    it("a refused call's request fails with the refusal and reaches nothing; another call's identical request, joined to it, asks for itself", async () => {
+      fake.on('/query', json({ n: 6 }));
+      const client = clientFor(fake);
+      const refusal = new Error('not enough credits');
+      let refuse!: (reason: Error) => void;
+      const refused = client.forCall(new Promise<void>((_, reject) => (refuse = reject))).getJson('usgs-earthquakes', { path: '/query' });
+      const admitted = client.forCall(Promise.resolve()).getJson('usgs-earthquakes', { path: '/query' });
+      refuse(refusal);
+      const [first, second] = await Promise.allSettled([refused, admitted]);
+      expect(first).to.deep.equal({ status: 'rejected', reason: refusal });
+      expect(second.status === 'fulfilled' && second.value.body).to.deep.equal({ n: 6 });
+      expect(fake.hits).to.have.length(1);
+    });
+  });
+
   describe('bounded reads', () => {
     let elsewhere: FakeUpstream;
     before(async () => {

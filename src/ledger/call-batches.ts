@@ -285,9 +285,17 @@ function insertCalls(calls: CallRecord[], now: Date): Step {
 
 /** MySQL/MariaDB: one INSERT of `rows` into `table (columns)`, each written only when `@all_held` is 1. */
 function onlyIfAllHeld(tableAndColumns: string, rows: unknown[][]): Step {
-  const select = `SELECT ${rows[0]!.map(() => '?').join(', ')} FROM DUAL WHERE @all_held = 1`;
-  return { sql: `INSERT INTO ${tableAndColumns} ${rows.map(() => select).join(' UNION ALL ')}`, params: rows.flat() };
+  const key = `${tableAndColumns} ${rows.length}x${rows[0]!.length}`;
+  let sql = conditionalInserts.get(key);
+  if (sql === undefined) {
+    const select = `SELECT ${rows[0]!.map(() => '?').join(', ')} FROM DUAL WHERE @all_held = 1`;
+    conditionalInserts.set(key, (sql = `INSERT INTO ${tableAndColumns} ${rows.map(() => select).join(' UNION ALL ')}`));
+  }
+  return { sql, params: rows.flat() };
 }
+
+/** The text of each conditional INSERT, by table and shape (at most MAX_BATCH × 2 rows: a few hundred texts). */
+const conditionalInserts = new Map<string, string>();
 
 /** The one queue key of call rows: they are written together whatever their account. */
 const CALL_ROWS = 'calls';

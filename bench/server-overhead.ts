@@ -176,6 +176,44 @@ async function freshMysqlDatabase(): Promise<{ url: string; drop: () => Promise<
   return { url: own.toString(), drop: async () => void (await onServer('DROP DATABASE IF EXISTS ??')) };
 }
 
+/**
+ * InnoDB's page flushing as docs/operations.md recommends for a ledger on an SSD, set for this run
+ * and put back after (SET GLOBAL needs a user allowed to, as the bench's root is). With MariaDB's
+ * defaults (innodb_io_capacity 200, innodb_max_dirty_pages_pct_lwm 0) nothing is flushed in the
+ * background until the redo log is nearly full, and the loads before the steady rounds fill it: then
+ * commits wait for furious flushing, and the steady rounds measure that instead of the server.
+ */
+const MYSQL_FLUSHING: Record<string, number> = { innodb_io_capacity: 2000, innodb_max_dirty_pages_pct_lwm: 10 };
+
+async function flushingForRun(url: string): Promise<{ shown: string; restore: () => Promise<void> }> {
+  const db = openDatabase(url);
+  try {
+    const before: Record<string, string> = {};
+    for (const name of Object.keys(MYSQL_FLUSHING)) {
+      const [rows] = (await db.raw('SHOW GLOBAL VARIABLES LIKE ?', [name])) as [Array<{ Value: string }>];
+      before[name] = rows[0]!.Value;
+    }
+    for (const [name, value] of Object.entries(MYSQL_FLUSHING)) await db.raw(`SET GLOBAL ${name} = ?`, [value]);
+    return {
+      shown: Object.entries(MYSQL_FLUSHING)
+        .map(([name, value]) => `${name} ${value} (was ${Number(before[name])})`)
+        .join(', '),
+      restore: async () => {
+        const again = openDatabase(url);
+        try {
+          for (const [name, value] of Object.entries(before)) await again.raw(`SET GLOBAL ${name} = ?`, [Number(value)]);
+        } finally {
+          await again.destroy();
+        }
+      },
+    };
+  } catch (error) {
+    return { shown: `left as they were (${error instanceof Error ? error.message : String(error)})`, restore: async () => undefined };
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** The Redis the MySQL server counts rate limits in (as deployed: many processes share it), when one answers. */
 async function redisUrl(): Promise<string | undefined> {
   const url = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -273,6 +311,7 @@ export async function runServerOverheadBench(): Promise<void> {
   const sqliteUrl = `sqlite:${join(folder, 'bench.sqlite')}`;
   const mysqlDatabase = await freshMysqlDatabase();
   const mysql = mysqlDatabase?.url;
+  const flushing = mysql ? await flushingForRun(mysql) : undefined;
   const processes: ServerProcess[] = [];
   const usgs = await startFakeUpstream();
   usgs.on('/query', json(recording('usgs-earthquakes', 'query-northridge-m6.6-one-result.json')));
@@ -307,6 +346,7 @@ export async function runServerOverheadBench(): Promise<void> {
     console.log('cache hit: search_earthquakes whose USGS answer is cached; one key, or one key (and account) per connection.');
     console.log(`At a fixed rate: the server and bare Express in ${STEADY_ROUNDS} alternating rounds of ${DURATION_S} s each, latencies pooled per target.`);
     console.log(`Per-key rate limit: SQLite in the database file; MySQL ${redis && mysql ? `in Redis (${redis})` : 'in the database (no Redis answered)'}.`);
+    if (flushing) console.log(`MySQL page flushing for this run (docs/operations.md), put back after: ${flushing.shown}.`);
     const nodeBaseline = await load('bare node:http', bareNode.baseUrl);
     const baseline = await load('bare express', bareExpress.baseUrl);
     // Express as the server runs it (requests made with Express's prototypes): shown beside the baseline, which is Express as it ships.
@@ -376,6 +416,7 @@ export async function runServerOverheadBench(): Promise<void> {
   } finally {
     await Promise.all(processes.map((server) => server.stop()));
     await usgs.close();
+    await flushing?.restore();
     await mysqlDatabase?.drop();
     rmSync(folder, { recursive: true, force: true });
   }

@@ -236,13 +236,8 @@ export class CallBatches {
     if (conditional) {
       // Each row written only when the UPDATE above took the credits of all the holds.
       steps.push(onlyIfAllHeld('ledger_entries (account_id, call_id, kind, amount, settles, created_at)', heldEntries));
-      if (heldCalls.length > 0)
-        steps.push(
-          onlyIfAllHeld(
-            CALL_COLUMNS,
-            heldCalls.map((call) => callValues(call, now)),
-          ),
-        );
+      const heldCallRows = heldCalls.map((call) => callValues(call, now));
+      if (heldCallRows.length > 0) steps.push(onlyIfAllHeld(CALL_COLUMNS, heldCallRows));
     }
     const entries = conditional ? captureEntries : [...heldEntries, ...captureEntries];
     if (entries.length > 0) {

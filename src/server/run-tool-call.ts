@@ -5,9 +5,10 @@
  * handler asks of an upstream leaves the process before the hold is admitted, and a refused call
  * answers 402 whatever the handler did. The hold is captured when the handler succeeds (in the
  * hold's own transaction when the handler was quick enough, as a cached answer is), released when
- * anything fails, together with the call's log row and before the answer goes out. Every call is written to the call log; the row of a call that holds nothing when
- * it ends (a free call, a refused or failed one) after its answer, batched with other rows. The
- * transport has already found the tool and the caller's key, and reads the arguments its own way.
+ * anything fails, together with the call's log row and before the answer goes out. Every call is
+ * written to the call log; the row of a call that holds nothing when it ends (a free call, a
+ * refused or failed one) after its answer, batched with other rows. The transport has already
+ * found the tool and the caller's key, and reads the arguments its own way.
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';

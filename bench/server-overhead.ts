@@ -298,6 +298,15 @@ async function hotPathSteps(engine: string, url: string, redis: string | undefin
           await batches.capture(held, callRecord(held.callId));
         }),
       ],
+      [
+        `the same, capture joined to the hold, ${CONNECTIONS} at once`,
+        await timeConcurrently(count, async () => {
+          const held = { callId: newCallId(), accountId: caller.accountId, credits: 1 };
+          const ahead = batches.holdAhead(held);
+          ahead.captureWithHold(callRecord(held.callId));
+          await ahead.outcome;
+        }),
+      ],
     ];
     redisLimits?.close();
     return steps.map(([name, micros]) => `  ${engine.padEnd(7)} ${name.padEnd(52)} ${micros.toFixed(0).padStart(6)} µs`);

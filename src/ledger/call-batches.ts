@@ -36,7 +36,7 @@ import { engineOf, inScriptTransaction, runStatement, type Script, type Step } f
 export type BatchedHold = { ok: true; balance: number } | { ok: false; balance: number };
 
 /** A hold submitted before the call's work runs, whose capture may still join the hold's own batch. */
-export interface HoldAhead {
+export interface BatchedHoldAhead {
   /** The hold's outcome; `captured` when the capture and call row were written with it (captureWithHold). */
   outcome: Promise<BatchedHold & { captured: boolean }>;
   /**
@@ -98,7 +98,7 @@ export class CallBatches {
   }
 
   /** Holds the call's credits in the account's next batch, which a quick call's capture may still join. */
-  holdAhead(held: Held): HoldAhead {
+  holdAhead(held: Held): BatchedHoldAhead {
     const pending: Pending & { kind: 'hold' } = { kind: 'hold', held };
     const outcome = (this.batches.submit(held.accountId, pending) as Promise<BatchedHold>).then((result) => ({
       ...result,

@@ -22,7 +22,7 @@ export { recordCall, usage, usageSummary, type CallRecord, type UsageEntry, type
 export { inTransaction } from './transaction.ts';
 export { hold, capture, release, findHold, findSettlement, type Held, type HoldResult, type Settlement } from './holds.ts';
 export { holdForCall, holdAhead, settleCall, recordCallReliably, releaseIfHeld, type HeldAhead, type HoldOptions, type SettleOptions } from './settlement.ts';
-export { CallBatches, type BatchedHold, type BatchedSettlement, type HoldAhead } from './call-batches.ts';
+export { CallBatches, type BatchedHold, type BatchedHoldAhead, type BatchedSettlement } from './call-batches.ts';
 export { releaseExpiredHolds, HoldReconciler } from './reconcile.ts';
 export { LedgerGate, HOLDS_PER_ACCOUNT, HOLDS_IN_ALL } from './gate.ts';
 export { isTransient } from './retry.ts';

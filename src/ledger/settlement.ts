@@ -17,7 +17,7 @@
  * capture joins the hold's batch.
  */
 import type { Knex } from 'knex';
-import type { CallBatches } from './call-batches.ts';
+import type { BatchedHoldAhead, CallBatches } from './call-batches.ts';
 import { callRow, recordCall, type CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
@@ -71,8 +71,8 @@ export interface HeldAhead {
    * `captured`: the caller then settles it one by one (settleCall without batches).
    */
   outcome: Promise<HoldResult & { captured: boolean }>;
-  /** After the work succeeded: joins the capture and call row to the hold's batch if it has not started (true). */
-  captureWithHold(call: CallRecord): boolean;
+  /** As the batch's (CallBatches.holdAhead): the capture and call row join the hold's batch if it has not started (true). */
+  captureWithHold: BatchedHoldAhead['captureWithHold'];
 }
 
 /**
@@ -89,7 +89,7 @@ export function holdAhead(db: Knex, held: Held, options: HoldOptions & { batches
     if (error instanceof LedgerError && error.code === 'busy') throw error;
     return { ...(await holdOneByOne(db, held, options, deadline, true)), captured: false };
   });
-  return { outcome, captureWithHold: (call) => ahead.captureWithHold(call) };
+  return { outcome, captureWithHold: ahead.captureWithHold };
 }
 
 /** Holds in a transaction of the call's own, retried until `deadline`; after a failed batch, first looks for what it wrote. */

@@ -6,13 +6,15 @@
  * charged call at a steady half of its peak rate beside bare Express at the same rate (alternating
  * rounds); then the cost of each step of the hot path on its own.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { Pool } from 'undici';
 import type { Knex } from 'knex';
 import { CallBatches, authenticateKey, createAccount, createKey, hold, migrateToLatest, newCallId, openDatabase, recordCall } from '../src/ledger/index.ts';
 import { KeyVerifier } from '../src/server/key-cache.ts';
@@ -20,6 +22,10 @@ import { createRateLimits } from '../src/server/rate-limits.ts';
 import { recording } from '../test/connectors/recordings.ts';
 import { json, startFakeUpstream } from '../test/support/fake-upstream.ts';
 import { startServerProcess, type ServerProcess } from '../test/support/processes.ts';
+import type { SteadyRound } from './steady-load.ts';
+
+const run = promisify(execFile);
+const STEADY_LOAD = fileURLToPath(new URL('./steady-load.ts', import.meta.url));
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const CONNECTIONS = 10;
@@ -51,51 +57,19 @@ const CACHED: Call = { tool: 'search_earthquakes', body: { start: '1994-01-17', 
 /** Rounds of the steady-rate loads, the server's and bare Express's alternating; each target's latencies are pooled over its rounds. */
 const STEADY_ROUNDS = 3;
 
-/**
- * The target at a steady rate: a request is due every 1/rate seconds whether or not the earlier
- * ones have been answered, over 10 keep-alive connections (undici's Pool queues what finds them
- * busy), and each latency counts from when its request was due, so a stall is not hidden by the
- * requests it kept from being sent. (autocannon's rate option sends each connection's quota for
- * the second in one burst and then waits: its p99 is that of full load.) Returns the latencies of
- * one round of DURATION_S seconds, after a 1-second warm-up.
- */
+/** One round of DURATION_S seconds of `call` at `rate` requests/s, sent by a process of its own (steady-load.ts). */
 async function steadyRound(baseUrl: string, key: string | undefined, call: Call, rate: number): Promise<{ latencies: number[]; non2xx: number }> {
-  const pool = new Pool(baseUrl, { connections: CONNECTIONS });
-  const request = {
+  const round: SteadyRound = {
+    baseUrl,
     path: `/api/v1/${call.tool}`,
-    method: 'POST' as const,
     headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
     body: JSON.stringify(call.body),
+    rate,
+    seconds: DURATION_S,
+    connections: CONNECTIONS,
   };
-  const run = async (seconds: number): Promise<{ latencies: number[]; non2xx: number }> => {
-    const latencies: number[] = [];
-    let non2xx = 0;
-    const sent: Array<Promise<void>> = [];
-    const started = performance.now();
-    const total = Math.round(rate * seconds);
-    while (sent.length < total) {
-      const due = Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000) + 1);
-      while (sent.length < due) {
-        const dueAt = started + (sent.length * 1000) / rate;
-        sent.push(
-          pool.request(request).then(async (answer) => {
-            await answer.body.dump();
-            if (answer.statusCode >= 300) non2xx += 1;
-            latencies.push(performance.now() - dueAt);
-          }),
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    await Promise.all(sent);
-    return { latencies, non2xx };
-  };
-  try {
-    await run(1); // warm-up
-    return await run(DURATION_S);
-  } finally {
-    await pool.close();
-  }
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', STEADY_LOAD, JSON.stringify(round)], { maxBuffer: 64 * 1024 * 1024 });
+  return JSON.parse(stdout) as { latencies: number[]; non2xx: number };
 }
 
 /**

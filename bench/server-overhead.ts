@@ -41,6 +41,8 @@ interface Load {
   fixedRate: boolean;
   /** Requests/s of bare Express answering the same JSON under the same load, measured just before this load. */
   bareBefore?: number;
+  /** A fixed-rate load's p99 in each of its rounds (its p99 is of the rounds' latencies pooled). */
+  roundsP99?: number[];
 }
 
 /** What a load sends: the tool and its arguments. */
@@ -55,7 +57,7 @@ const FREE: Call = { tool: 'list_capabilities', body: {} };
 const CACHED: Call = { tool: 'search_earthquakes', body: { start: '1994-01-17', end: '1994-01-18', min_magnitude: 6 } };
 
 /** Rounds of the steady-rate loads, the server's and bare Express's alternating; each target's latencies are pooled over its rounds. */
-const STEADY_ROUNDS = 3;
+const STEADY_ROUNDS = 5;
 
 /** One round of DURATION_S seconds of `call` at `rate` requests/s, sent by a process of its own (steady-load.ts). */
 async function steadyRound(baseUrl: string, key: string | undefined, call: Call, rate: number): Promise<{ latencies: number[]; non2xx: number }> {
@@ -72,24 +74,36 @@ async function steadyRound(baseUrl: string, key: string | undefined, call: Call,
   return JSON.parse(stdout) as { latencies: number[]; non2xx: number };
 }
 
+/** The `p`th percentile of sorted `latencies`, rounded to the millisecond. */
+function percentileOf(latencies: number[], p: number): number {
+  return Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!);
+}
+
 /**
  * The server and bare Express at the same steady rate, in STEADY_ROUNDS alternating rounds: a stall
  * of the machine lands in one target's round or the other's, and the pooled p99 of each target
  * rests on STEADY_ROUNDS times as many calls as one round's.
  */
 async function steadyLoads(targets: Array<{ name: string; baseUrl: string; key: string | undefined }>, call: Call, rate: number): Promise<Load[]> {
-  const pooled = targets.map(() => ({ latencies: [] as number[], non2xx: 0 }));
+  const pooled = targets.map(() => ({ latencies: [] as number[], non2xx: 0, roundsP99: [] as number[] }));
   for (let round = 0; round < STEADY_ROUNDS; round += 1) {
     for (const [index, target] of targets.entries()) {
       const { latencies, non2xx } = await steadyRound(target.baseUrl, target.key, call, rate);
       pooled[index]!.latencies.push(...latencies);
       pooled[index]!.non2xx += non2xx;
+      pooled[index]!.roundsP99.push(
+        percentileOf(
+          latencies.sort((a, b) => a - b),
+          99,
+        ),
+      );
     }
   }
   return targets.map((target, index) => {
     const latencies = pooled[index]!.latencies.sort((a, b) => a - b);
-    const percentile = (p: number): number => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!);
+    const percentile = (p: number): number => percentileOf(latencies, p);
     return {
+      roundsP99: pooled[index]!.roundsP99,
       name: target.name,
       requestsPerSecond: latencies.length / (DURATION_S * STEADY_ROUNDS),
       p50: percentile(50),
@@ -378,6 +392,7 @@ export async function runServerOverheadBench(): Promise<void> {
       console.log(
         `  ${result.name.padEnd(40)} ${result.requestsPerSecond.toFixed(0).padStart(6)}  ${String(result.p50).padStart(6)}  ${String(result.p99).padStart(6)}  ${before.padStart(24)}  ${shownRatio.padStart(11)}  ${result.non2xx}`,
       );
+      if (result.roundsP99) console.log(`    (p99 of each round: ${result.roundsP99.join(', ')} ms)`);
     }
     if (!mysql) console.log('  (MySQL skipped: no server answered at BENCH_MYSQL_URL / DATABASE_URL / mysql://root@127.0.0.1:3306/test)');
     console.log('\nIssue targets (from this run):');

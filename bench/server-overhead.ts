@@ -74,6 +74,8 @@ async function steadyRound(baseUrl: string, key: string | undefined, call: Call,
   return JSON.parse(stdout) as { latencies: number[]; non2xx: number };
 }
 
+const ascending = (a: number, b: number): number => a - b;
+
 /** The `p`th percentile of sorted `latencies`, rounded to the millisecond. */
 function percentileOf(latencies: number[], p: number): number {
   return Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!);
@@ -91,25 +93,20 @@ async function steadyLoads(targets: Array<{ name: string; baseUrl: string; key: 
       const { latencies, non2xx } = await steadyRound(target.baseUrl, target.key, call, rate);
       pooled[index]!.latencies.push(...latencies);
       pooled[index]!.non2xx += non2xx;
-      pooled[index]!.roundsP99.push(
-        percentileOf(
-          latencies.sort((a, b) => a - b),
-          99,
-        ),
-      );
+      pooled[index]!.roundsP99.push(percentileOf(latencies.sort(ascending), 99));
     }
   }
   return targets.map((target, index) => {
-    const latencies = pooled[index]!.latencies.sort((a, b) => a - b);
+    const latencies = pooled[index]!.latencies.sort(ascending);
     const percentile = (p: number): number => percentileOf(latencies, p);
     return {
-      roundsP99: pooled[index]!.roundsP99,
       name: target.name,
       requestsPerSecond: latencies.length / (DURATION_S * STEADY_ROUNDS),
       p50: percentile(50),
       p99: percentile(99),
       non2xx: pooled[index]!.non2xx,
       fixedRate: true,
+      roundsP99: pooled[index]!.roundsP99,
     };
   });
 }

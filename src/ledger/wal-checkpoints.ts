@@ -40,6 +40,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { fdatasyncSync, openSync } = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { fileMustExist: true });
+// Never closed: closing any descriptor of the file would drop the process's POSIX locks on it, SQLite's own included.
 const databaseFile = openSync(workerData.filename, 'r+');
 let last = { log: 0, checkpointed: 0 };
 setInterval(() => {

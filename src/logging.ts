@@ -12,7 +12,7 @@ const NESTED_SECRET_FIELDS = ['authorization', 'x-api-key'];
  * `redact` option parses its paths again and copies the object for every line, about 14 KB of
  * garbage per line, an eighth of all a charged call allocates.
  */
-export function withoutSecrets(fields: Record<string, unknown>): Record<string, unknown> {
+function withoutSecrets(fields: Record<string, unknown>): Record<string, unknown> {
   let censored: Record<string, unknown> | undefined;
   for (const name in fields) {
     const value = fields[name];

@@ -4,7 +4,8 @@
  * key, and one key per connection) and a charged call whose upstream answer is cached, on SQLite and
  * on MySQL (a new database, dropped after the run), as ratios to the bare app; the latency of a
  * charged call at a steady half of its peak rate beside bare Express at the same rate (alternating
- * rounds); then the cost of each step of the hot path on its own.
+ * rounds, with a second bare Express process as a control: how far two identical servers' p99
+ * differ in the same rounds); then the cost of each step of the hot path on its own.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -313,7 +314,9 @@ export async function runServerOverheadBench(): Promise<void> {
     const bareNode = await startServerProcess('bench/bare-server.ts', { BARE_SERVER: 'node' });
     const bareExpress = await startServerProcess('bench/bare-server.ts', {});
     const bareExpressPrototypes = await startServerProcess('bench/bare-server.ts', { BARE_SERVER: 'express-prototypes' });
-    processes.push(bareNode, bareExpress, bareExpressPrototypes);
+    // The control of the steady rounds: the same bare Express app in a process of its own.
+    const bareExpressControl = await startServerProcess('bench/bare-server.ts', {});
+    processes.push(bareNode, bareExpress, bareExpressPrototypes, bareExpressControl);
     // SQLite as on a fresh machine (the rate limit in the database file); MySQL as deployed, with Redis for the rate limit.
     const redis = await redisUrl();
     const targets: Array<{ name: string; url: string; env: Record<string, string> }> = [{ name: 'sqlite', url: sqliteUrl, env: {} }];
@@ -338,7 +341,9 @@ export async function runServerOverheadBench(): Promise<void> {
       `\nServer overhead: ${CONNECTIONS} connections, ${DURATION_S} s each. Charged: POST /api/v1/search_papers (1 credit, answer made in process); free: list_capabilities;`,
     );
     console.log('cache hit: search_earthquakes whose USGS answer is cached; one key, or one key (and account) per connection.');
-    console.log(`At a fixed rate: the server and bare Express in ${STEADY_ROUNDS} alternating rounds of ${DURATION_S} s each, latencies pooled per target.`);
+    console.log(
+      `At a fixed rate: the server, bare Express and a second bare Express (the control) in ${STEADY_ROUNDS} alternating rounds of ${DURATION_S} s each, latencies pooled per target.`,
+    );
     console.log(`Per-key rate limit: SQLite in the database file; MySQL ${redis && mysql ? `in Redis (${redis})` : 'in the database (no Redis answered)'}.`);
     if (flushing) console.log(`MySQL page flushing for this run (docs/operations.md), put back after: ${flushing.shown}.`);
     const nodeBaseline = await load('bare node:http', bareNode.baseUrl);
@@ -364,20 +369,23 @@ export async function runServerOverheadBench(): Promise<void> {
       results.push(free, charged, chargedKeys, cached);
       byEngine.set(name, { free, charged, chargedKeys, cached });
     }
-    // Latency under a steady half of the charged call's peak rate, the bare app given the same rate, in alternating rounds.
-    const halfPeak = new Map<string, { rate: number; charged: Load; bare: Load }>();
+    // Latency under a steady half of the charged call's peak rate, the bare app given the same rate, in
+    // alternating rounds; the control (a second bare Express) shows how far the p99 of two identical
+    // servers differ in the same rounds on this machine: the noise under the added p99.
+    const halfPeak = new Map<string, { rate: number; charged: Load; bare: Load; control: Load }>();
     for (const { name, server, keys } of servers) {
       const rate = byEngine.get(name)!.charged.requestsPerSecond / 2;
-      const [charged, bare] = (await steadyLoads(
+      const [charged, bare, control] = (await steadyLoads(
         [
           { name: `${name}, charged, 1 key, at ${rate.toFixed(0)} req/s`, baseUrl: server.baseUrl, key: keys[0] },
           { name: `bare express at ${rate.toFixed(0)} req/s`, baseUrl: bareExpress.baseUrl, key: undefined },
+          { name: `control: 2nd bare express, ${rate.toFixed(0)} req/s`, baseUrl: bareExpressControl.baseUrl, key: undefined },
         ],
         CHARGED,
         rate,
-      )) as [Load, Load];
-      results.push(charged, bare);
-      halfPeak.set(name, { rate, charged, bare });
+      )) as [Load, Load, Load];
+      results.push(charged, bare, control);
+      halfPeak.set(name, { rate, charged, bare, control });
     }
     const ratio = (load: Load): number => load.requestsPerSecond / load.bareBefore!;
     console.log('  target                                    req/s    p50 ms  p99 ms  bare express just before  ratio to it  non-2xx');
@@ -404,6 +412,9 @@ export async function runServerOverheadBench(): Promise<void> {
       const halfLoad = halfPeak.get(name)!;
       const addedP99 = halfLoad.charged.p99 - halfLoad.bare.p99;
       line(`added p99 at half the charged peak (${halfLoad.rate.toFixed(0)} req/s) <= 5 ms`, `${addedP99.toFixed(1)} ms`, addedP99 <= 5);
+      console.log(
+        `  ${name.padEnd(7)} ${'  (control: 2nd bare express p99 - bare express p99'.padEnd(52)} ${`${(halfLoad.control.p99 - halfLoad.bare.p99).toFixed(1)} ms`.padStart(9)}  in the same rounds)`,
+      );
       line('cache hit p50 - free call p50 <= 2 ms (all answered)', `${gap.toFixed(2)} ms`, gap <= 2 && loads.cached.non2xx === 0);
     }
     console.log('\nHot-path steps on their own (mean of 300 runs, one after another or side by side):');

@@ -57,7 +57,7 @@ const FREE: Call = { tool: 'list_capabilities', body: {} };
 /** Fixed dates, so every call asks USGS the same request: the first fills the cache, the rest hit it. */
 const CACHED: Call = { tool: 'search_earthquakes', body: { start: '1994-01-17', end: '1994-01-18', min_magnitude: 6 } };
 
-/** Rounds of the steady-rate loads, the server's and bare Express's alternating; each target's latencies are pooled over its rounds. */
+/** Rounds of the steady-rate loads, the targets' alternating; each target's latencies are pooled over its rounds. */
 const STEADY_ROUNDS = 5;
 
 /** One round of DURATION_S seconds of `call` at `rate` requests/s, sent by a process of its own (steady-load.ts). */
@@ -83,9 +83,9 @@ function percentileOf(latencies: number[], p: number): number {
 }
 
 /**
- * The server and bare Express at the same steady rate, in STEADY_ROUNDS alternating rounds: a stall
- * of the machine lands in one target's round or the other's, and the pooled p99 of each target
- * rests on STEADY_ROUNDS times as many calls as one round's.
+ * The targets (the server, bare Express, the control) at the same steady rate, in STEADY_ROUNDS
+ * alternating rounds: a stall of the machine lands in one target's round or another's, and the
+ * pooled p99 of each target rests on STEADY_ROUNDS times as many calls as one round's.
  */
 async function steadyLoads(targets: Array<{ name: string; baseUrl: string; key: string | undefined }>, call: Call, rate: number): Promise<Load[]> {
   const pooled = targets.map(() => ({ latencies: [] as number[], non2xx: 0, roundsP99: [] as number[] }));
@@ -99,12 +99,11 @@ async function steadyLoads(targets: Array<{ name: string; baseUrl: string; key: 
   }
   return targets.map((target, index) => {
     const latencies = pooled[index]!.latencies.sort(ascending);
-    const percentile = (p: number): number => percentileOf(latencies, p);
     return {
       name: target.name,
       requestsPerSecond: latencies.length / (DURATION_S * STEADY_ROUNDS),
-      p50: percentile(50),
-      p99: percentile(99),
+      p50: percentileOf(latencies, 50),
+      p99: percentileOf(latencies, 99),
       non2xx: pooled[index]!.non2xx,
       fixedRate: true,
       roundsP99: pooled[index]!.roundsP99,

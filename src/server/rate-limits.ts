@@ -5,7 +5,9 @@
  *    call; the database store stands in while Redis is unreachable), otherwise in the ledger
  *    database: on SQLite one UPSERT statement for the requests of a key that arrive together
  *    (SQLite runs one writer at a time, so processes sharing the file count exactly), on MySQL one
- *    consume of rate-limiter-flexible's store over our pool for them;
+ *    consume of rate-limiter-flexible's store over our pool for them; while much of a key's window
+ *    is left, a count also takes a few counts ahead for this process (see SPARE_SHARE), so most calls
+ *    of a busy key cost no round trip at all;
  *  - per client address: a few failed key attempts, so keys cannot be guessed at speed. The address
  *    is the connection's unless it comes from a TRUSTED_PROXIES proxy (see app.ts), so rotating
  *    X-Forwarded-For changes nothing; IPv6 addresses count by their /64. A key that verifies is
@@ -98,15 +100,55 @@ const KEY_TABLE = 'rate_limit_keys';
 const KEY_PREFIX = 'key';
 
 /**
+ * Counts a process takes ahead for a key while much of the window is left (a lease): at most
+ * 1/SPARE_SHARE of what the last count left, at most MAX_SPARES. The process then admits that many
+ * more calls of the key without a round trip; every admitted call was counted in the shared store, so
+ * processes together still never admit more than the limit. What a process holds when its calls of
+ * the key stop is lost for the window (at most 1 % of what its previous count left); with a
+ * limit under SPARE_SHARE nothing is taken ahead and every call is counted in the store.
+ */
+const SPARE_SHARE = 100;
+const MAX_SPARES = 100;
+/** Keys whose spares a process remembers before it forgets those of windows that have passed. */
+const REMEMBERED_KEYS = 10_000;
+
+interface Spares {
+  /** Counted in the store, not yet used by a call of this process. */
+  left: number;
+  /** What the store's count left for the window, besides `left`. */
+  remaining: number;
+  /** When the window ends (by this process's clock, from when its count was sent: never later than the store's). */
+  until: number;
+}
+
+/**
  * Counts the requests of one key that arrive together with one write (group-commit.ts): `count`
- * adds their number to the key's window and says the window's total after it; each request is
- * then numbered in arrival order, and those numbered past the limit are refused. Two processes
- * counting the same key stay exact, since every write adds to the one shared total.
+ * adds their number (and the spares taken ahead) to the key's window and says the window's total
+ * after it; each request is then numbered in arrival order, and those numbered past the limit are
+ * refused. Two processes counting the same key never admit more than the limit together: every
+ * write adds to the one shared total, and a call is admitted only on a count of its own or on one
+ * its process took ahead.
  */
 function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: number) => Promise<{ total: number; msBeforeNext: number }>): KeyCounter {
+  const sparesOf = new Map<string, Spares>();
+  const keepSpares = (keyId: string, taken: number, remaining: number, until: number): void => {
+    const kept = sparesOf.get(keyId);
+    if (kept && kept.until > Date.now()) {
+      // Another count of the same window: its spares add to those still held.
+      kept.left += taken;
+      kept.remaining = Math.min(kept.remaining, remaining);
+      return;
+    }
+    if (sparesOf.size >= REMEMBERED_KEYS) for (const [key, spares] of sparesOf) if (spares.until <= Date.now()) sparesOf.delete(key);
+    sparesOf.set(keyId, { left: taken, remaining, until });
+  };
   const counts = new GroupCommit<null, RateLimiterRes>(async (keyId, requests) => {
-    const { total, msBeforeNext } = await count(keyId, requests.length);
-    const before = total - requests.length;
+    const sentAt = Date.now();
+    const known = sparesOf.get(keyId);
+    const ahead = known && known.until > sentAt ? Math.min(MAX_SPARES, Math.floor(known.remaining / SPARE_SHARE)) : 0;
+    const { total, msBeforeNext } = await count(keyId, requests.length + ahead);
+    const before = total - requests.length - ahead;
+    keepSpares(keyId, Math.max(0, Math.min(ahead, perMinute - before - requests.length)), Math.max(0, perMinute - total), sentAt + msBeforeNext);
     return requests.map((_, index) => {
       const points = before + index + 1;
       return new RateLimiterRes(Math.max(0, perMinute - points), msBeforeNext, points, points === 1);
@@ -114,6 +156,13 @@ function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: n
   });
   return {
     async consume(keyId) {
+      const spares = sparesOf.get(String(keyId));
+      const now = Date.now();
+      if (spares && spares.left > 0 && spares.until > now) {
+        spares.left -= 1;
+        const remaining = spares.remaining + spares.left;
+        return new RateLimiterRes(remaining, spares.until - now, perMinute - remaining, false);
+      }
       const counted = await counts.submit(String(keyId), null);
       if (counted.consumedPoints > perMinute) throw counted;
       return counted;

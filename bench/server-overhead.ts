@@ -310,11 +310,13 @@ export async function runServerOverheadBench(): Promise<void> {
   const usgs = await startFakeUpstream();
   usgs.on('/query', json(recording('usgs-earthquakes', 'query-northridge-m6.6-one-result.json')));
   try {
-    const bareNode = await startServerProcess('bench/bare-server.ts', { BARE_SERVER: 'node' });
-    const bareExpress = await startServerProcess('bench/bare-server.ts', {});
-    const bareExpressPrototypes = await startServerProcess('bench/bare-server.ts', { BARE_SERVER: 'express-prototypes' });
+    // The bare apps as they ship: plain `node`, without the server's heap flags.
+    const bare = (env: Record<string, string>): Promise<ServerProcess> => startServerProcess('bench/bare-server.ts', env, { nodeFlags: [] });
+    const bareNode = await bare({ BARE_SERVER: 'node' });
+    const bareExpress = await bare({});
+    const bareExpressPrototypes = await bare({ BARE_SERVER: 'express-prototypes' });
     // The control of the steady rounds: the same bare Express app in a process of its own.
-    const bareExpressControl = await startServerProcess('bench/bare-server.ts', {});
+    const bareExpressControl = await bare({});
     processes.push(bareNode, bareExpress, bareExpressPrototypes, bareExpressControl);
     // SQLite as on a fresh machine (the rate limit in the database file); MySQL as deployed, with Redis for the rate limit.
     const redis = await redisUrl();

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { SERVER_NODE_FLAGS } from '../../src/node-flags.ts';
 import { removeAtExit } from './remove-at-exit.ts';
 
 const BUNDLES = fileURLToPath(new URL('../../node_modules/.cache/test-server-processes/', import.meta.url));
@@ -92,8 +93,16 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startServerProcess(entry: string, env: Record<string, string>): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [await bundled(entry)], {
+/**
+ * Starts `entry` with the environment an operator would give it; `nodeFlags` are the Node/V8 flags
+ * (by default the server's own, as `npm start` passes them; the benchmark's bare baselines run without).
+ */
+export async function startServerProcess(
+  entry: string,
+  env: Record<string, string>,
+  { nodeFlags = SERVER_NODE_FLAGS }: { nodeFlags?: readonly string[] } = {},
+): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, await bundled(entry)], {
     // The loopback peer is trusted as a proxy: test clients give their address in X-Forwarded-For.
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', TRUSTED_PROXIES: 'loopback', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -77,9 +77,9 @@ async function steadyRound(baseUrl: string, key: string | undefined, call: Call,
 
 const ascending = (a: number, b: number): number => a - b;
 
-/** The `p`th percentile of sorted `latencies`, rounded to the millisecond. */
+/** The `p`th percentile of sorted `latencies`, rounded to 0.1 ms (the added p99 is judged on these, not on whole milliseconds). */
 function percentileOf(latencies: number[], p: number): number {
-  return Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]!);
+  return Math.round(latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]! * 10) / 10;
 }
 
 /**

@@ -109,7 +109,7 @@ const KEY_PREFIX = 'key';
  */
 const SPARE_SHARE = 100;
 const MAX_SPARES = 100;
-/** Keys whose spares a process remembers before it forgets those of windows that have passed. */
+/** Keys whose spares a process remembers before it forgets those of windows that have passed (at most once a second). */
 const REMEMBERED_KEYS = 10_000;
 
 interface Spares {
@@ -131,6 +131,7 @@ interface Spares {
  */
 function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: number) => Promise<{ total: number; msBeforeNext: number }>): KeyCounter {
   const sparesOf = new Map<string, Spares>();
+  let lastForgotten = 0;
   const keepSpares = (keyId: string, taken: number, remaining: number, until: number): void => {
     const kept = sparesOf.get(keyId);
     if (kept && kept.until > Date.now()) {
@@ -139,7 +140,10 @@ function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: n
       kept.remaining = Math.min(kept.remaining, remaining);
       return;
     }
-    if (sparesOf.size >= REMEMBERED_KEYS) for (const [key, spares] of sparesOf) if (spares.until <= Date.now()) sparesOf.delete(key);
+    if (sparesOf.size >= REMEMBERED_KEYS && Date.now() - lastForgotten >= 1000) {
+      lastForgotten = Date.now();
+      for (const [key, spares] of sparesOf) if (spares.until <= lastForgotten) sparesOf.delete(key);
+    }
     sparesOf.set(keyId, { left: taken, remaining, until });
   };
   const counts = new GroupCommit<null, RateLimiterRes>(async (keyId, requests) => {

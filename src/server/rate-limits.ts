@@ -112,13 +112,48 @@ const MAX_SPARES = 100;
 /** Keys whose spares a process remembers before it forgets those of windows that have passed (at most once a second). */
 const REMEMBERED_KEYS = 10_000;
 
-interface Spares {
-  /** Counted in the store, not yet used by a call of this process. */
-  left: number;
-  /** What the store's count left for the window, besides `left`. */
-  remaining: number;
-  /** When the window ends (by this process's clock, from when its count was sent: never later than the store's). */
-  until: number;
+/** Per key, the counts this process took ahead and has not used yet. */
+class KeySpares {
+  private readonly byKey = new Map<string, { left: number; remaining: number; until: number }>();
+  private lastForgotten = 0;
+
+  /**
+   * Uses one of the key's spares, if the process holds one in a window that has not ended: the
+   * result a count would have given (what is left counts the spares still held).
+   */
+  takeOne(keyId: string, perMinute: number): RateLimiterRes | undefined {
+    const spares = this.byKey.get(keyId);
+    const now = Date.now();
+    if (!spares || spares.left === 0 || spares.until <= now) return undefined;
+    spares.left -= 1;
+    const remaining = spares.remaining + spares.left;
+    return new RateLimiterRes(remaining, spares.until - now, perMinute - remaining, false);
+  }
+
+  /** How many counts to take ahead with the key's next count: 1/SPARE_SHARE of what its last count left, at most MAX_SPARES. */
+  aheadFor(keyId: string): number {
+    const known = this.byKey.get(keyId);
+    return known && known.until > Date.now() ? Math.min(MAX_SPARES, Math.floor(known.remaining / SPARE_SHARE)) : 0;
+  }
+
+  /**
+   * Keeps what a count took ahead: `remaining` is what the store's count left besides them, `until`
+   * when the window ends (by this process's clock, from when the count was sent: never later than
+   * the store's). Another count of the same window adds to the spares still held.
+   */
+  keep(keyId: string, taken: number, remaining: number, until: number): void {
+    const kept = this.byKey.get(keyId);
+    if (kept && kept.until > Date.now()) {
+      kept.left += taken;
+      kept.remaining = Math.min(kept.remaining, remaining);
+      return;
+    }
+    if (this.byKey.size >= REMEMBERED_KEYS && Date.now() - this.lastForgotten >= 1000) {
+      this.lastForgotten = Date.now();
+      for (const [key, spares] of this.byKey) if (spares.until <= this.lastForgotten) this.byKey.delete(key);
+    }
+    this.byKey.set(keyId, { left: taken, remaining, until });
+  }
 }
 
 /**
@@ -130,29 +165,13 @@ interface Spares {
  * its process took ahead.
  */
 function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: number) => Promise<{ total: number; msBeforeNext: number }>): KeyCounter {
-  const sparesOf = new Map<string, Spares>();
-  let lastForgotten = 0;
-  const keepSpares = (keyId: string, taken: number, remaining: number, until: number): void => {
-    const kept = sparesOf.get(keyId);
-    if (kept && kept.until > Date.now()) {
-      // Another count of the same window: its spares add to those still held.
-      kept.left += taken;
-      kept.remaining = Math.min(kept.remaining, remaining);
-      return;
-    }
-    if (sparesOf.size >= REMEMBERED_KEYS && Date.now() - lastForgotten >= 1000) {
-      lastForgotten = Date.now();
-      for (const [key, spares] of sparesOf) if (spares.until <= lastForgotten) sparesOf.delete(key);
-    }
-    sparesOf.set(keyId, { left: taken, remaining, until });
-  };
+  const spares = new KeySpares();
   const counts = new GroupCommit<null, RateLimiterRes>(async (keyId, requests) => {
     const sentAt = Date.now();
-    const known = sparesOf.get(keyId);
-    const ahead = known && known.until > sentAt ? Math.min(MAX_SPARES, Math.floor(known.remaining / SPARE_SHARE)) : 0;
+    const ahead = spares.aheadFor(keyId);
     const { total, msBeforeNext } = await count(keyId, requests.length + ahead);
     const before = total - requests.length - ahead;
-    keepSpares(keyId, Math.max(0, Math.min(ahead, perMinute - before - requests.length)), Math.max(0, perMinute - total), sentAt + msBeforeNext);
+    spares.keep(keyId, Math.max(0, Math.min(ahead, perMinute - before - requests.length)), Math.max(0, perMinute - total), sentAt + msBeforeNext);
     return requests.map((_, index) => {
       const points = before + index + 1;
       return new RateLimiterRes(Math.max(0, perMinute - points), msBeforeNext, points, points === 1);
@@ -160,13 +179,8 @@ function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: n
   });
   return {
     async consume(keyId) {
-      const spares = sparesOf.get(String(keyId));
-      const now = Date.now();
-      if (spares && spares.left > 0 && spares.until > now) {
-        spares.left -= 1;
-        const remaining = spares.remaining + spares.left;
-        return new RateLimiterRes(remaining, spares.until - now, perMinute - remaining, false);
-      }
+      const spare = spares.takeOne(String(keyId), perMinute);
+      if (spare) return spare;
       const counted = await counts.submit(String(keyId), null);
       if (counted.consumedPoints > perMinute) throw counted;
       return counted;

@@ -3,7 +3,7 @@ import * as europeana from '../../src/connectors/europeana.ts';
 import * as loc from '../../src/connectors/loc.ts';
 import { fixture } from './recordings.ts';
 
-// No real loc.gov or Europeana recording exists (see their READMEs under ../shared/fixtures/upstream):
+// No real loc.gov or Europeana recording exists (their folders under test/recordings are absent; see test/recordings/README.md):
 // these fixtures are hand-made from the documented formats.
 
 describe('loc connector (hand-made fixture in the documented format)', () => {

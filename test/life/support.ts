@@ -3,8 +3,6 @@
  * pack pointed at one fake upstream under its own path prefix (`<fake>/uniprot/…`), a fresh app (and
  * so a fresh response cache) per test, and calls charged to a new account.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
 import { variableId } from '../../src/upstream/sources.ts';
@@ -12,7 +10,6 @@ import { fixture, recording } from '../connectors/recordings.ts';
 import type { EngineUnderTest } from '../support/databases.ts';
 import { json, startFakeUpstream, type FakeUpstream, type Reply } from '../support/fake-upstream.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
-import { skipOrFailWithoutShared } from '../support/shared-folder.ts';
 import { nullPaths } from '../tools/support.ts';
 
 export const LIFE_SOURCES = [
@@ -34,7 +31,7 @@ export type LifeSource = (typeof LIFE_SOURCES)[number];
 
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** A shared recording served as JSON. */
+/** A real recording served as JSON. */
 export const recorded = (source: string, file: string, extra: Parameters<typeof json>[1] = {}): Reply => json(recording(source, file), extra);
 /** One of the project's own (hand-made) fixtures served as JSON. */
 export const own = (source: string, file: string, extra: Parameters<typeof json>[1] = {}): Reply => json(fixture(source, file), extra);
@@ -51,7 +48,7 @@ export interface SourcesHarness<Source extends string> {
 }
 export type LifeHarness = SourcesHarness<LifeSource>;
 
-/** Suite hooks: one fake upstream for the suite, a fresh app per test. Skips, saying so, without the shared recordings. */
+/** Suite hooks: one fake upstream for the suite, a fresh app per test. */
 export function lifeHarness(engine: EngineUnderTest): LifeHarness {
   return sourcesHarness(engine, LIFE_SOURCES);
 }
@@ -64,10 +61,7 @@ export function sourcesHarness<Source extends string>(
 ): SourcesHarness<Source> {
   let fake: FakeUpstream;
   let server: TestServer | undefined;
-  before(async function () {
-    if (!existsSync(fileURLToPath(new URL('../../../shared/fixtures/upstream/', import.meta.url)))) {
-      skipOrFailWithoutShared(this, 'the shared upstream recordings (../shared/fixtures/upstream)');
-    }
+  before(async () => {
     fake = await startFakeUpstream();
   });
   after(async () => fake?.close());

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { skipOrFailWithoutShared } from '../support/shared-folder.ts';
-import { conformanceAvailable, conformanceFolder, loadCases, runCase, type Outcome } from './conformance.ts';
+import { loadCases, runCase, type Outcome } from './conformance.ts';
 
 /**
  * The cases where we deliberately judge differently from oasdiff (the README explains each one).
@@ -12,13 +11,6 @@ const DELIBERATE: Record<string, string> = {
 };
 
 describe('openapi:diff against the oasdiff conformance cases', function () {
-  if (!conformanceAvailable()) {
-    it('is skipped: the shared conformance folder is absent', function () {
-      skipOrFailWithoutShared(this, `the oasdiff conformance cases (${conformanceFolder})`);
-    });
-    return;
-  }
-
   const outcomes: Outcome[] = loadCases().map(runCase);
 
   it('agrees on the breaking verdict of at least 95% of the cases, and prints the agreement', () => {

@@ -1,14 +1,14 @@
 /**
- * Runs the shared oasdiff conformance cases (../shared/conformance/openapi-diff/ beside the project)
+ * Runs the oasdiff conformance cases (test/conformance/openapi-diff/, whose README says where they come from)
  * and scores them: the breaking verdict, and whether each expected finding's rule family was found.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { diffSpecs, type Change } from '../../codegen/openapi-diff/diff.ts';
 import { loadSpec } from '../../codegen/openapi-diff/load.ts';
 import { levelRank, type Level } from '../../codegen/openapi-diff/rules.ts';
 
-export const conformanceFolder = fileURLToPath(new URL('../../../shared/conformance/openapi-diff/', import.meta.url));
+export const conformanceFolder = fileURLToPath(new URL('../conformance/openapi-diff/', import.meta.url));
 
 export interface Case {
   id: string;
@@ -50,10 +50,6 @@ export function family(id: string): string {
 
 export function loadCases(): Case[] {
   return JSON.parse(readFileSync(`${conformanceFolder}cases.json`, 'utf8')) as Case[];
-}
-
-export function conformanceAvailable(): boolean {
-  return existsSync(`${conformanceFolder}cases.json`);
 }
 
 /** A date fixed for the sunset rules (the cases use 9999-08-10 for future and 2022 for past dates). */

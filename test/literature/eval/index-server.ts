@@ -1,7 +1,7 @@
 /**
  * Fake Crossref and OpenAlex for the verify_references evaluation: a real HTTP server on 127.0.0.1
  * serving the evaluation's real papers in the two APIs' own JSON shapes (see the recordings in
- * ../shared/fixtures/upstream/crossref and /openalex):
+ * test/recordings/crossref and /openalex):
  * - Crossref `/works?query.bibliographic=` and OpenAlex `/works?filter=title.search:` / `?search=`
  *   rank the whole index by the words the query shares with each record (rarer words weigh more),
  *   and answer the top `rows` / `per_page` records however weakly they match, as the real

@@ -33,7 +33,17 @@ const layers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'scripts/mcp-conformance/**', 'data/**', '**/*.cjs'] },
+  // clients/typescript/dist is the compiled client (its source, clients/typescript/src, is linted)
+  {
+    ignores: [
+      'node_modules/**',
+      'scripts/mcp-conformance/**',
+      'data/**',
+      '**/*.cjs',
+      'clients/typescript/dist/**',
+      'test/codegen/fixtures/*/expected-clients/typescript/dist/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

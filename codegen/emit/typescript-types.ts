@@ -4,7 +4,7 @@ import type { SchemaNode } from '../manifest/types.ts';
 const literal = (value: string | number | boolean): string =>
   typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : String(value);
 
-const propertyKey = (name: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : literal(name));
+export const propertyKey = (name: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : literal(name));
 
 function docComment(text: string | undefined, indent: string): string {
   if (!text) return '';

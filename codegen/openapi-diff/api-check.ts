@@ -33,7 +33,7 @@ import { InputError, loadSpec } from './load.ts';
 
 const usage = `Usage: npm run api:check -- [--base <ref>] [--main <branch>] [--format text|markdown|github] [--no-codegen-check]
 
-1. codegen --check (generated/ must match tools.yaml)
+1. codegen --check (generated/ and clients/ must match tools.yaml)
 2. OpenAPI diff of generated/openapi.json over the commits this checkout adds:
    --base <ref> (or API_CHECK_BASE) -> working tree; else merge-base with <main> -> working tree;
    on main itself, every first-parent step since checked-since of api-changes.yaml
@@ -212,7 +212,7 @@ export function runApiCheck(argv: string[], io: Io = consoleIo, env: NodeJS.Proc
   }
   const root = resolve(values.root);
   if (!values['no-codegen-check']) {
-    const code = runCodegen(['--check', '--manifest', join(root, 'tools.yaml'), '--out', join(root, 'generated')]);
+    const code = runCodegen(['--check', '--manifest', join(root, 'tools.yaml'), '--out', join(root, 'generated'), '--clients', join(root, 'clients')]);
     if (code !== 0) {
       io.err('api:check: failed at codegen --check (see above).');
       return 1;

@@ -5,6 +5,8 @@ import { expect } from 'chai';
 import { Project, ts } from 'ts-morph';
 import { parse, parseDocument } from 'yaml';
 import { runCodegen } from '../../codegen/cli.ts';
+import { clientCallerOptions } from '../clients/compiler-options.ts';
+import { describeWithPython, runPython } from '../clients/python.ts';
 
 /** The example tool of CONTRIBUTING.md's "Adding a tool", exactly as written there. */
 function contributingExample(): unknown {
@@ -31,12 +33,16 @@ function quietly<T>(run: () => T): T {
 
 describe('a maintainer adds the tool of CONTRIBUTING.md to tools.yaml and runs codegen', () => {
   let folder: string;
-  before(() => {
+  before(function () {
+    // codegen compiles the TypeScript client: seconds of CPU, more on a busy machine
+    this.timeout(120_000);
     folder = mkdtempSync(join(tmpdir(), 'codegen-maintainer-'));
     const document = parseDocument(readFileSync('tools.yaml', 'utf8'));
     document.addIn(['tools'], newTool);
     writeFileSync(join(folder, 'tools.yaml'), document.toString());
-    expect(quietly(() => runCodegen(['--manifest', join(folder, 'tools.yaml'), '--out', join(folder, 'generated')]))).to.equal(0);
+    expect(
+      quietly(() => runCodegen(['--manifest', join(folder, 'tools.yaml'), '--out', join(folder, 'generated'), '--clients', join(folder, 'clients')])),
+    ).to.equal(0);
   });
   after(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -92,5 +98,61 @@ export const right: ToolHandlers<null> = { ...others, lookup_star_catalogue: asy
     expect(messages[0]!.text).to.contain("Property 'lookup_star_catalogue' is missing");
     expect(messages[1]!.text).to.contain("Type 'number' is not assignable to type 'string'");
     expect(file.getBaseName()).to.equal('handlers.ts');
+  });
+
+  it('gets a typed method in the TypeScript client: a call with a wrong argument type does not compile', () => {
+    const client = readFileSync(join(folder, 'clients/typescript/src/index.ts'), 'utf8');
+    expect(client).to.contain('lookupStarCatalogue(args: LookupStarCatalogueArgs, options?: CallOptions): Promise<LookupStarCatalogueResult> {');
+    const project = new Project({
+      compilerOptions: clientCallerOptions,
+    });
+    mkdirSync(join(folder, 'use'), { recursive: true });
+    writeFileSync(join(folder, 'use/package.json'), '{"type":"module"}');
+    project.createSourceFile(
+      join(folder, 'use/client.ts'),
+      `import { ResearchTools } from '../clients/typescript/dist/index.js';
+declare const rt: ResearchTools;
+export const magnitude: Promise<number> = rt.lookupStarCatalogue({ number: 5, limit: 3 }).then((result) => result.records[0]!.data.magnitude);
+export const wrong = rt.lookupStarCatalogue({ number: '5' });
+`,
+    );
+    const messages = project.getPreEmitDiagnostics().map((diagnostic) => ({
+      line: diagnostic.getLineNumber(),
+      text: ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, '\n'),
+    }));
+    expect(messages).to.deep.equal([{ line: 4, text: "Type 'string' is not assignable to type 'number'." }]);
+  });
+
+  it('gets a method with its arguments in the Python client', () => {
+    const client = readFileSync(join(folder, 'clients/python/research_tools/tools.py'), 'utf8');
+    expect(client).to.contain(
+      [
+        '    def lookup_star_catalogue(',
+        '        self,',
+        '        number: int,',
+        '        *,',
+        '        limit: Optional[int] = None,',
+        '        idempotency_key: Optional[str] = None,',
+        '    ) -> LookupStarCatalogueResult:',
+      ].join('\n'),
+    );
+    expect(client).to.contain('            limit: Entries to return. Default: 10.\n');
+  });
+
+  describeWithPython('with python3', () => {
+    it('the Python client imports with the new method', async () => {
+      const out = await runPython(
+        `
+        import inspect
+        report(signature=str(inspect.signature(Client.lookup_star_catalogue)), data=sorted(LookupStarCatalogueData.__required_keys__))
+        `,
+        {},
+        join(folder, 'clients/python'),
+      );
+      expect(out).to.deep.equal({
+        signature: "(self, number: 'int', *, limit: 'Optional[int]' = None, idempotency_key: 'Optional[str]' = None) -> 'LookupStarCatalogueResult'",
+        data: ['magnitude'],
+      });
+    });
   });
 });

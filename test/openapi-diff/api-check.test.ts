@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { generate } from '../../codegen/generate.ts';
+import { generate, generateClients } from '../../codegen/generate.ts';
 import { parseManifest } from '../../codegen/manifest/load.ts';
 import { isMap, isSeq, parseDocument, type YAMLMap } from 'yaml';
 import { runApiCheck } from '../../codegen/openapi-diff/api-check.ts';
@@ -90,12 +90,18 @@ describe('npm run api:check (the CI gate) in temporary git repositories', () => 
     git('commit', '--quiet', '-m', 'an unrelated commit');
   }
 
-  before(() => {
-    // one repository with the project's tools.yaml and generated/ made from it here (the working tree may be mid-edit)
+  before(function () {
+    // compiling the TypeScript client takes seconds of CPU, more on a busy machine
+    this.timeout(120_000);
+    // one repository with the project's tools.yaml and generated/ and clients/ made from it here (the working tree may be mid-edit)
     template = mkdtempSync(join(tmpdir(), 'api-check-'));
     repo = template;
     mkdirSync(join(repo, 'generated'));
     writeGenerated(readFileSync('tools.yaml', 'utf8'));
+    for (const [name, text] of generateClients(parseManifest(readFileSync('tools.yaml', 'utf8'), 'tools.yaml'))) {
+      mkdirSync(join(repo, 'clients', name, '..'), { recursive: true });
+      writeFileSync(join(repo, 'clients', name), text);
+    }
     writeFileSync(join(repo, 'api-changes.yaml'), 'acknowledged: []\n');
     git('init', '--quiet', '--initial-branch', 'main');
     git('config', 'user.email', 'ci@example.org');

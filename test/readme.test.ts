@@ -22,6 +22,7 @@ describe('README and docs/', () => {
       ...Object.keys(DOCUMENT_TABLES),
       'docs/operations.md',
       'docs/benchmarks.md',
+      'docs/clients.md',
       ...readdirSync('docs/tools').map((name) => `docs/tools/${name}`),
     ];
     const broken: string[] = [];

@@ -47,14 +47,10 @@ describe('codegen emitters (golden files)', () => {
     });
   }
 
+  // The clients' bytes are held to an earlier run's by the codegen --check test (clients/ as committed).
   it('gives identical bytes on two runs over the project manifest', () => {
     const manifest = loadManifest('tools.yaml');
     expect(generate(manifest)).to.deep.equal(generate(loadManifest('tools.yaml')));
-  });
-
-  it('gives identical client files on two runs over the project manifest', function () {
-    this.timeout(120_000);
-    expect(generateClients(loadManifest('tools.yaml'))).to.deep.equal(generateClients(loadManifest('tools.yaml')));
   });
 
   it('marks every generated file, the clients included, as generated at the top', function () {

@@ -283,9 +283,14 @@ export class ResearchToolsClient {
       const delayMs = (answer && retryAfterMs(answer.headers)) ?? backoffMs(attempt);
       if (attempt >= this.#maxRetries || waitedMs + delayMs > this.#maxRetryWaitMs) {
         if (answer) return answer;
-        throw new ResearchToolsError('network_error', `${init.method} ${url} failed ${attempt + 1} times: ${describeFailure(failure)}`, undefined, {
-          cause: failure,
-        });
+        throw new ResearchToolsError(
+          'network_error',
+          `${init.method} ${url}: no answer after ${attempt + 1} attempt${attempt > 0 ? 's' : ''}: ${describeFailure(failure)}`,
+          undefined,
+          {
+            cause: failure,
+          },
+        );
       }
       await this.#pause(delayMs, signal);
       waitedMs += delayMs;

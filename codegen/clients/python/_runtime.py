@@ -424,8 +424,9 @@ class BaseClient:
                     return answer
                 raise ResearchToolsError(
                     "network_error",
-                    f"{request.get_method()} {request.full_url} failed "
-                    f"{attempt + 1} times: {failure}",
+                    f"{request.get_method()} {request.full_url}: no answer "
+                    f"after {attempt + 1} attempt{'s' if attempt else ''}: "
+                    f"{failure}",
                 ) from failure
             self._sleep(delay)
             waited += delay

@@ -234,15 +234,7 @@ function saysDefault(description: string, property: InputProperty): boolean {
   return 'default' in property && new RegExp(`\\bdefault:?\\s+${escape(plain(property.default))}(?![\\w-])`, 'i').test(description);
 }
 
-interface MethodOption {
-  parameter: string;
-  doc: string;
-}
-
-const IDEMPOTENCY_KEY: MethodOption = {
-  parameter: 'idempotency_key: Optional[str] = None',
-  doc: 'idempotency_key: Sent as Idempotency-Key; every retry of the call sends the same. Default: a new random UUID per call.',
-};
+const IDEMPOTENCY_KEY = 'idempotency_key: Optional[str] = None';
 
 function method(tool: ToolDefinition, definitions: Definitions, hasGetFigure: boolean): string[] {
   const own = parameters(tool, definitions);
@@ -263,7 +255,7 @@ function method(tool: ToolDefinition, definitions: Definitions, hasGetFigure: bo
   ];
   const argumentDocs = [
     ...own.map((p) => argumentDoc(p.name, p.doc || 'See the API guide.', MAX_TEXT_LINE - 12)),
-    ...extraDocs(tool).map((doc) => argumentDoc(doc.split(': ')[0]!, doc.slice(doc.indexOf(': ') + 2), MAX_TEXT_LINE - 12)),
+    ...optionDocs(tool).map(([name, text]) => argumentDoc(name, text, MAX_TEXT_LINE - 12)),
   ].flatMap((lines) => lines.map((line) => `    ${line}`));
   const doc = docstring('        ', `${tool.title}.`, [
     tool.description,
@@ -278,7 +270,7 @@ function method(tool: ToolDefinition, definitions: Definitions, hasGetFigure: bo
   );
   // The kind of tool decides the overloads (by what citation_format or wait asks for) and the runtime call.
   let overloads: Array<{ options: string[]; returns: string }> = [];
-  let options = [IDEMPOTENCY_KEY.parameter];
+  let options = [IDEMPOTENCY_KEY];
   let returns = result;
   let runtimeCall = ['self._call_tool(', 'idempotency_key=idempotency_key'];
   if (tool.citation_export) {
@@ -286,7 +278,7 @@ function method(tool: ToolDefinition, definitions: Definitions, hasGetFigure: bo
       { options: ['citation_format: None = ...', 'idempotency_key: Optional[str] = ...'], returns: result },
       { options: ['citation_format: CitationFormat', 'idempotency_key: Optional[str] = ...'], returns: 'str' },
     ];
-    options = ['citation_format: Optional[CitationFormat] = None', IDEMPOTENCY_KEY.parameter];
+    options = ['citation_format: Optional[CitationFormat] = None', IDEMPOTENCY_KEY];
     returns = `Union[${result}, str]`;
     runtimeCall = [...runtimeCall, 'citation_format=citation_format'];
   } else if (tool.figure_price_credits !== undefined) {
@@ -296,7 +288,7 @@ function method(tool: ToolDefinition, definitions: Definitions, hasGetFigure: bo
       { options: ['idempotency_key: Optional[str] = ...', 'wait: Literal[False] = ...', ...waiting], returns: result },
       { options: ['idempotency_key: Optional[str] = ...', 'wait: Literal[True]', ...waiting], returns: 'Figure' },
     ];
-    options = [IDEMPOTENCY_KEY.parameter, 'wait: bool = False', 'poll_interval: Optional[float] = None', 'wait_timeout: float = 600.0'];
+    options = [IDEMPOTENCY_KEY, 'wait: bool = False', 'poll_interval: Optional[float] = None', 'wait_timeout: float = 600.0'];
     returns = `Union[${result}, Figure]`;
     runtimeCall = ['self._call_figure_tool(', 'idempotency_key=idempotency_key', 'wait=wait', 'poll_interval=poll_interval', 'wait_timeout=wait_timeout'];
   }
@@ -312,17 +304,21 @@ function method(tool: ToolDefinition, definitions: Definitions, hasGetFigure: bo
   ];
 }
 
-function extraDocs(tool: ToolDefinition): string[] {
-  const docs: string[] = [];
+/** The documentation of the keyword arguments a method has besides the tool's own, as [name, text]. */
+function optionDocs(tool: ToolDefinition): Array<[string, string]> {
+  const docs: Array<[string, string]> = [];
   if (tool.citation_export) {
-    docs.push('citation_format: "bibtex", "ris" or "csl" to get the papers as BibTeX, RIS or CSL-JSON text (as the server sends it) instead of the result.');
+    docs.push([
+      'citation_format',
+      '"bibtex", "ris" or "csl" to get the papers as BibTeX, RIS or CSL-JSON text (as the server sends it) instead of the result.',
+    ]);
   }
-  docs.push(IDEMPOTENCY_KEY.doc);
+  docs.push(['idempotency_key', 'Sent as Idempotency-Key; every retry of the call sends the same. Default: a new random UUID per call.']);
   if (tool.figure_price_credits !== undefined) {
     docs.push(
-      'wait: Poll get_figure until the figure is finished and answer a Figure with its PNG bytes, instead of the first answer.',
-      'poll_interval: Seconds between polls. Default: the poll_after_s the server suggests (about 30).',
-      'wait_timeout: The most seconds to wait between polls in all before raising figure_timeout. Default: 600.',
+      ['wait', 'Poll get_figure until the figure is finished and answer a Figure with its PNG bytes, instead of the first answer.'],
+      ['poll_interval', 'Seconds between polls. Default: the poll_after_s the server suggests (about 30).'],
+      ['wait_timeout', 'The most seconds to wait between polls in all before raising figure_timeout. Default: 600.'],
     );
   }
   return docs;

@@ -224,6 +224,21 @@ describeWithPython('the Python client (python3)', () => {
       expect(await bed().credits(caller.accountId)).to.deep.equal({ balance: 5, ledger: 5 });
     });
 
+    it('create_figure with wait gives up with figure_timeout, without polling, when the next wait would pass wait_timeout', async () => {
+      const caller = await bed().caller(10);
+      const out = await runPython(
+        `
+        rt = Client(sleep=record_sleep)
+        error = failure(lambda: rt.create_figure("A activates B", wait=True, poll_interval=1, wait_timeout=0.5))
+        report(error=error, sleeps=sleeps)
+        `,
+        env(caller.key),
+      );
+      expect([out.error.class, out.error.code, out.error.status, out.sleeps]).to.deep.equal(['ResearchToolsError', 'figure_timeout', null, []]);
+      expect(out.error.message).to.match(/^figure fig_\S+ was still rendering after 0 s of polling; poll get_figure later$/);
+      expect(bed().proxy.requestsTo('POST', '/api/v1/get_figure')).to.have.length(0);
+    });
+
     describeRecordings('crossref', () => {
       it('search_papers with citation_format="bibtex" answers the papers as BibTeX, charged as the JSON call', async () => {
         bed().upstream.on('/works', json(recording('crossref', 'works-query-ecology-rows2.json')));

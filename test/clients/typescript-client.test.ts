@@ -172,6 +172,15 @@ describeOnEachEngine('the TypeScript client against the server', (engine) => {
     expect(await bed().credits(caller.accountId)).to.deep.equal({ balance: 5, ledger: 5 });
   });
 
+  it('createFigure with wait gives up with figure_timeout, without polling, when the next wait would pass waitTimeoutMs', async () => {
+    const caller = await bed().caller(10);
+    const rt = client(caller.key);
+    const error = await thrown(() => rt.createFigure({ description: FIGURE_DESCRIPTION }, { wait: true, pollIntervalMs: 1000, waitTimeoutMs: 500 }));
+    expect([error.name, error.code, error.status]).to.deep.equal(['ResearchToolsError', 'figure_timeout', undefined]);
+    expect(error.message).to.match(/^figure fig_\S+ was still rendering after 0 ms of polling; poll get_figure later$/);
+    expect([bed().proxy.requestsTo('POST', '/api/v1/get_figure').length, sleeps]).to.deep.equal([0, []]);
+  });
+
   it('createFigure without wait answers the pending result with its figure_id', async () => {
     const caller = await bed().caller(10);
     const result = await client(caller.key).createFigure({ description: FIGURE_DESCRIPTION });

@@ -185,6 +185,23 @@ export const sources = {
       concurrency: 1,
     },
     cacheTtlS: 86400,
+    budget: {
+      documented: 'bls.gov/developers (API FAQs and signatures v2): 500 queries a day with a registration key, 25 without; one query spans at most 20 years with a key, 10 without, so each year-window is a query; over the quota BLS answers HTTP 200 with status REQUEST_NOT_PROCESSED and a "daily threshold" message; when its day starts is not published, so the count is over the last 24 hours',
+      unit: 'requests',
+      windows: [
+        {
+          per: 'day',
+          reset: 'rolling',
+          limit: 500,
+          limitWithoutKey: 25,
+        },
+      ],
+      spentSignal: {
+        status: 200,
+        bodyPattern: '^(?=[\\s\\S]*REQUEST_NOT_PROCESSED)[\\s\\S]*threshold',
+        window: 'day',
+      },
+    },
     note: 'daily quota: 25 queries/day without registrationkey, 500/day with (cache hard); errors and over-quota come back as HTTP 200 with status REQUEST_NOT_PROCESSED; no search endpoint (curated series list needed); values are strings',
   },
   census: {
@@ -492,6 +509,17 @@ export const sources = {
       concurrency: 2,
     },
     cacheTtlS: 3600,
+    budget: {
+      documented: '120 requests a minute per API key: the figure FRED\'s clients report (fredr NEWS) and API directories list; FRED\'s own pages only say the API is rate limited with 429',
+      unit: 'requests',
+      windows: [
+        {
+          per: 'minute',
+          reset: 'rolling',
+          limit: 120,
+        },
+      ],
+    },
     note: 'api_key query parameter required; default output is XML, always send file_type=json; about 120 requests/minute per key; values are strings and missing values are \'.\'',
   },
   gaia: {
@@ -543,6 +571,18 @@ export const sources = {
       concurrency: 1,
     },
     cacheTtlS: 86400,
+    budget: {
+      documented: 'NLM support articles KA-05317 and KA-05510: E-utilities allow 3 requests/s without an API key and 10/s with one, over 10/s throttled with 429; counted together for pubmed, ncbi-gene and geo (one host)',
+      unit: 'requests',
+      windows: [
+        {
+          per: 'second',
+          reset: 'rolling',
+          limit: 10,
+          limitWithoutKey: 3,
+        },
+      ],
+    },
     note: 'db=gds via E-utilities: 3 req/s per IP without api_key (10/s with), shared with pubmed and ncbi-gene; errors inside HTTP 200 bodies; uid prefix 200 = GSE',
   },
   gtex: {
@@ -696,6 +736,18 @@ export const sources = {
       concurrency: 1,
     },
     cacheTtlS: 86400,
+    budget: {
+      documented: 'NLM support articles KA-05317 and KA-05510: E-utilities allow 3 requests/s without an API key and 10/s with one, over 10/s throttled with 429; counted together for pubmed, ncbi-gene and geo (one host)',
+      unit: 'requests',
+      windows: [
+        {
+          per: 'second',
+          reset: 'rolling',
+          limit: 10,
+          limitWithoutKey: 3,
+        },
+      ],
+    },
     note: '3 req/s per IP without api_key (10/s with), shared with pubmed and geo; bad ids and no-hit searches answer HTTP 200 with an error/errorlist in the body; esearch values are strings',
   },
   nih: {
@@ -747,6 +799,25 @@ export const sources = {
       concurrency: 1,
     },
     cacheTtlS: 86400,
+    budget: {
+      documented: 'OECD "API best practices and recommendations" (data explainer, 2024-11, revised): at most 60 data downloads an hour per address, then a temporary block; structure queries are not downloads; the hour is not said to be a clock hour, so the count is over the last 60 minutes',
+      unit: 'requests',
+      kinds: {
+        data: 1,
+        structure: 0,
+      },
+      windows: [
+        {
+          per: 'hour',
+          reset: 'rolling',
+          limit: 60,
+        },
+      ],
+      spentSignal: {
+        status: 429,
+        window: 'hour',
+      },
+    },
     note: 'stats.oecd.org is retired; 20 queries/minute and only 20-60 data downloads/hour per IP (then temporary block), Cloudflare may challenge scripted clients (403); no search endpoint; filter periods client-side',
   },
   oeis: {
@@ -799,6 +870,26 @@ export const sources = {
     },
     cacheTtlS: 3600,
     sameHostRedirects: 3,
+    budget: {
+      documented: 'developers.openalex.org/api-reference/authentication (2026): a free key carries $1 of usage a day; a singleton (one entity by id, DOI or ISSN) is free, list/filter costs $0.10 and search= $1 per 1,000 calls; the errors page gives 429 as "daily limit exceeded" (403 is "slow down"); the day ends at midnight UTC',
+      unit: 'usd',
+      kinds: {
+        list: 0.0001,
+        search: 0.001,
+        singleton: 0,
+      },
+      windows: [
+        {
+          per: 'day',
+          reset: 'midnight_utc',
+          limit: 1,
+        },
+      ],
+      spentSignal: {
+        status: 429,
+        window: 'day',
+      },
+    },
     note: 'api_key query parameter required since 2026-02-13 (mailto no longer suffices; bad key = 401 JSON); free key = $1/day budget: singletons free, list/filter $0.10 and search= $1 per 1,000 calls; unknown-id 404 is an HTML page',
   },
   openaq: {
@@ -816,6 +907,26 @@ export const sources = {
       concurrency: 1,
     },
     cacheTtlS: 3600,
+    budget: {
+      documented: 'docs.openaq.org/using-the-api/rate-limits: a free key allows 60 requests a minute and 2,000 an hour, then 429 until the next period; periods are not said to be clock-aligned, so both are counted as rolling',
+      unit: 'requests',
+      windows: [
+        {
+          per: 'minute',
+          reset: 'rolling',
+          limit: 60,
+        },
+        {
+          per: 'hour',
+          reset: 'rolling',
+          limit: 2000,
+        },
+      ],
+      spentSignal: {
+        status: 429,
+        window: 'minute',
+      },
+    },
     note: 'X-API-Key header required on every call (401 without); free keys 60/minute and 2,000/hour; coordinates are lat,lon and radius <= 25,000 m; meta.found may be a string like \'>5\'',
   },
   openfda: {
@@ -884,6 +995,18 @@ export const sources = {
       concurrency: 1,
     },
     cacheTtlS: 3600,
+    budget: {
+      documented: 'NLM support articles KA-05317 and KA-05510: E-utilities allow 3 requests/s without an API key and 10/s with one, over 10/s throttled with 429; counted together for pubmed, ncbi-gene and geo (one host)',
+      unit: 'requests',
+      windows: [
+        {
+          per: 'second',
+          reset: 'rolling',
+          limit: 10,
+          limitWithoutKey: 3,
+        },
+      ],
+    },
     note: '3 req/s per IP without api_key (10/s with), shared with ncbi-gene and geo (same host), no Retry-After; errors come back as HTTP 200 with an ERROR field; efetch has no JSON (XML only); esearch reaches only the first 9,999 records',
   },
   'rcsb-pdb': {

@@ -12,6 +12,15 @@ export type PackId = 'general' | 'life' | 'chem' | 'earth' | 'astro' | 'humaniti
 /** Every upstream source id. */
 export type SourceId = 'alphafold' | 'arxiv' | 'bls' | 'census' | 'chebi' | 'chembl' | 'clinicaltrials' | 'cod' | 'crossref' | 'datacite' | 'dataverse' | 'dblp' | 'doaj' | 'dryad' | 'ensembl' | 'eric' | 'europeana' | 'europepmc' | 'eurostat' | 'exoplanet-archive' | 'fred' | 'gaia' | 'gbif' | 'geo' | 'gtex' | 'huggingface' | 'imf' | 'inspire-hep' | 'interpro' | 'loc' | 'materials-project' | 'nasa-power' | 'ncbi-gene' | 'nih' | 'nsf' | 'oecd' | 'oeis' | 'open-meteo' | 'openalex' | 'openaq' | 'openfda' | 'owid' | 'pubchem' | 'pubmed' | 'rcsb-pdb' | 'reactome' | 'simbad' | 'string' | 'ukri' | 'uniprot' | 'unpaywall' | 'usgs-earthquakes' | 'usgs-water' | 'world-bank' | 'zenodo';
 
+/** Per source whose budget declares request kinds, the kinds its connector tags requests with (tools.yaml `budget.kinds`). */
+export interface RequestKinds {
+  oecd: 'data' | 'structure';
+  openalex: 'list' | 'search' | 'singleton';
+}
+
+/** The request kinds a connector of source S may tag its requests with (never for a source without kinds). */
+export type RequestKindOf<S extends SourceId> = S extends keyof RequestKinds ? RequestKinds[S] : never;
+
 /** One record of a result (spec part 2.3). */
 export interface ToolRecord<Data> {
   id: string;

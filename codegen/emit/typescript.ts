@@ -3,7 +3,7 @@
  * tool metadata (tools.ts) and the route table that binds each tool to its handler (routes.ts).
  */
 import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from 'ts-morph';
-import type { Manifest, ToolDefinition } from '../manifest/types.ts';
+import type { Manifest, SourceDefinition, ToolDefinition } from '../manifest/types.ts';
 import { inputSchema } from './json-schema.ts';
 import { BUILTIN_SOURCE, GENERATED_NOTICE, argsTypeName, callOperationId, dataTypeName, extraTypeName, toolPath } from './names.ts';
 import { objectMembers } from './typescript-types.ts';
@@ -54,6 +54,36 @@ function objectInterface(name: string, doc: string, schema: ToolDefinition['data
   return `/** ${doc} */\nexport interface ${name} {\n${objectMembers(schema, '  ', new Set(schema.required ?? []))}}`;
 }
 
+/** The RequestKinds type: per source whose budget declares request kinds, those kinds. */
+function requestKindsType(manifest: Manifest): string {
+  const members = [...manifest.sources]
+    .filter((source) => source.budget?.kinds)
+    .sort((a, b) => a.id.localeCompare(b.id))
+    .map(
+      (source) =>
+        `  ${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(source.id) ? source.id : literal(source.id)}: ${Object.keys(source.budget!.kinds!)
+          .sort()
+          .map((kind) => literal(kind))
+          .join(' | ')};\n`,
+    );
+  const doc = '/** Per source whose budget declares request kinds, the kinds its connector tags requests with (tools.yaml `budget.kinds`). */';
+  return members.length > 0 ? `${doc}\nexport interface RequestKinds {\n${members.join('')}}` : `${doc}\nexport type RequestKinds = Record<never, never>;`;
+}
+
+/** A source's budget as the upstream layer reads it (generated/tools.ts), or undefined. */
+function budgetMetadata(budget: SourceDefinition['budget']): unknown {
+  if (!budget) return undefined;
+  return {
+    documented: budget.documented,
+    unit: budget.unit ?? 'requests',
+    kinds: budget.kinds ? Object.fromEntries(Object.entries(budget.kinds).sort(([a], [b]) => a.localeCompare(b))) : undefined,
+    windows: budget.windows.map((window) => ({ per: window.per, reset: window.reset, limit: window.limit, limitWithoutKey: window.limit_without_key })),
+    spentSignal: budget.spent_signal
+      ? { status: budget.spent_signal.status, bodyPattern: budget.spent_signal.body_pattern, window: budget.spent_signal.window }
+      : undefined,
+  };
+}
+
 function typesFile(project: Project, manifest: Manifest): SourceFile {
   const tools = sortedTools(manifest);
   const statements: string[] = [
@@ -66,6 +96,9 @@ function typesFile(project: Project, manifest: Manifest): SourceFile {
         .sort()
         .join(' | ') || 'never'
     };`,
+    requestKindsType(manifest),
+    `/** The request kinds a connector of source S may tag its requests with (never for a source without kinds). */
+export type RequestKindOf<S extends SourceId> = S extends keyof RequestKinds ? RequestKinds[S] : never;`,
     `/** One record of a result (spec part 2.3). */
 export interface ToolRecord<Data> {
   id: string;
@@ -154,6 +187,7 @@ function toolsFile(project: Project, manifest: Manifest): SourceFile {
           cacheTtlS: source.cache_ttl_s,
           maxBodyBytes: source.max_body_bytes,
           sameHostRedirects: source.same_host_redirects,
+          budget: budgetMetadata(source.budget),
           note: source.note,
         },
       ]),

@@ -33,6 +33,52 @@ const schemaKeywords = {
 
 const twoFields = { type: 'array', items: identifier, minItems: 2, maxItems: 2 };
 
+/**
+ * A source's documented quotas (upstream budgets): windows with their reset, costs per request kind,
+ * and the answer by which the upstream says a quota is spent. Cross-checks are in validate.ts.
+ */
+const budget = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['documented', 'windows'],
+  properties: {
+    /** Where the figures come from (a page of the source's documentation), in words a maintainer can check. */
+    documented: nonEmpty,
+    /** What limits and costs count: requests (the default) or US dollars. */
+    unit: { enum: ['requests', 'usd'] },
+    /** Request kinds the connector tags, with what one request of that kind costs. */
+    kinds: { type: 'object', minProperties: 1, propertyNames: identifier, additionalProperties: { type: 'number', minimum: 0 } },
+    windows: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['per', 'reset', 'limit'],
+        properties: {
+          per: { enum: ['second', 'minute', 'hour', 'day'] },
+          /** midnight_utc: a calendar day of UTC; rolling: the last second, minute, hour or 24 hours. */
+          reset: { enum: ['midnight_utc', 'rolling'] },
+          limit: { type: 'number', exclusiveMinimum: 0 },
+          /** The limit while no key is configured, for sources whose key is optional. */
+          limit_without_key: { type: 'number', exclusiveMinimum: 0 },
+        },
+      },
+    },
+    /** The answer by which the upstream says a quota is spent: that window counts as spent until its reset. */
+    spent_signal: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'window'],
+      properties: {
+        status: { type: 'integer', minimum: 200, maximum: 599 },
+        body_pattern: nonEmpty,
+        window: { enum: ['second', 'minute', 'hour', 'day'] },
+      },
+    },
+  },
+};
+
 export const manifestMetaSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   definitions: {
@@ -130,6 +176,7 @@ export const manifestMetaSchema = {
           cache_ttl_s: nonNegativeInteger,
           max_body_bytes: { type: 'integer', minimum: 1024 },
           same_host_redirects: { type: 'integer', minimum: 0, maximum: 5 },
+          budget,
           note: nonEmpty,
         },
       },

@@ -103,7 +103,32 @@ export interface SourceDefinition {
   max_body_bytes?: number;
   /** Redirects to the same host followed (default 0); a redirect to another host is never followed. */
   same_host_redirects?: number;
+  /** Documented quotas counted across every server process (src/upstream/budgets.ts). */
+  budget?: SourceBudget;
   note?: string;
+}
+
+export type BudgetPer = 'second' | 'minute' | 'hour' | 'day';
+
+export interface BudgetWindow {
+  per: BudgetPer;
+  /** midnight_utc: a calendar day of UTC (per: day only); rolling: the last second, minute, hour or 24 hours. */
+  reset: 'midnight_utc' | 'rolling';
+  limit: number;
+  /** The limit while no key is configured (sources whose key is optional). */
+  limit_without_key?: number;
+}
+
+export interface SourceBudget {
+  /** Where the figures come from. */
+  documented: string;
+  /** What limits and costs count (default: requests). */
+  unit?: 'requests' | 'usd';
+  /** Request kinds the connector tags, with their cost; a request without a kind costs the dearest. Without kinds a request costs 1. */
+  kinds?: Record<string, number>;
+  windows: BudgetWindow[];
+  /** The answer by which the upstream says a quota is spent. */
+  spent_signal?: { status: number; body_pattern?: string; window: BudgetPer };
 }
 
 export interface Manifest {

@@ -4,7 +4,7 @@
  */
 import { createSchemaValidator } from './json-schema.ts';
 import type { FieldPath, ManifestIssue } from './issues.ts';
-import type { InputProperty, Manifest, SchemaNode, ToolDefinition } from './types.ts';
+import type { InputProperty, Manifest, SchemaNode, SourceDefinition, ToolDefinition } from './types.ts';
 
 const ajv = createSchemaValidator();
 
@@ -135,6 +135,52 @@ function checkUpstream(tool: ToolDefinition, toolPath: FieldPath, sourceIds: Set
   return issues;
 }
 
+/** Budgets are counted in millionths of their unit (src/upstream/budgets.ts): finer figures cannot be counted. */
+const BUDGET_SCALE = 1_000_000;
+const countable = (value: number): boolean => Math.abs(Math.round(value * BUDGET_SCALE) - value * BUDGET_SCALE) < 1e-6;
+
+function checkBudget(source: SourceDefinition, sourcePath: FieldPath): ManifestIssue[] {
+  const budget = source.budget;
+  if (!budget) return [];
+  const path = [...sourcePath, 'budget'];
+  const issues: ManifestIssue[] = [];
+  const costs = Object.entries(budget.kinds ?? {});
+  for (const [kind, cost] of costs) {
+    if (!countable(cost)) issues.push({ path: [...path, 'kinds', kind], message: `${cost} is finer than a millionth of the unit` });
+  }
+  const dearest = costs.length > 0 ? Math.max(...costs.map(([, cost]) => cost)) : 1;
+  const pers = new Set<string>();
+  budget.windows.forEach((window, index) => {
+    const windowPath = [...path, 'windows', index];
+    if (pers.has(window.per)) issues.push({ path: [...windowPath, 'per'], message: `a second window per ${window.per} (one window per length)` });
+    pers.add(window.per);
+    if (window.reset === 'midnight_utc' && window.per !== 'day') {
+      issues.push({ path: [...windowPath, 'reset'], message: `midnight_utc resets a window per day, not per ${window.per}` });
+    }
+    if (window.limit_without_key !== undefined && source.key !== 'optional') {
+      issues.push({ path: [...windowPath, 'limit_without_key'], message: `only a source whose key is optional has a limit without one (key: ${source.key})` });
+    }
+    for (const field of ['limit', 'limit_without_key'] as const) {
+      const limit = window[field];
+      if (limit === undefined) continue;
+      if (!countable(limit)) issues.push({ path: [...windowPath, field], message: `${limit} is finer than a millionth of the unit` });
+      if (limit < dearest) issues.push({ path: [...windowPath, field], message: `${limit} is less than one request of the dearest kind (${dearest})` });
+    }
+  });
+  const signal = budget.spent_signal;
+  if (signal) {
+    if (!pers.has(signal.window)) issues.push({ path: [...path, 'spent_signal', 'window'], message: `no window per ${signal.window}` });
+    if (signal.body_pattern !== undefined) {
+      try {
+        new RegExp(signal.body_pattern);
+      } catch (error) {
+        issues.push({ path: [...path, 'spent_signal', 'body_pattern'], message: `is not a regular expression: ${(error as Error).message}` });
+      }
+    }
+  }
+  return issues;
+}
+
 /** Names the server itself answers under /api/v1 (src/server/app.ts), so no tool may take them. */
 export const RESERVED_TOOL_NAMES = ['account'];
 
@@ -164,6 +210,7 @@ export function checkManifest(manifest: Manifest): ManifestIssue[] {
       'tool name',
     ),
   ];
+  manifest.sources.forEach((source, index) => issues.push(...checkBudget(source, ['sources', index])));
   manifest.tools.forEach((tool, index) => {
     const path: FieldPath = ['tools', index];
     if (RESERVED_TOOL_NAMES.includes(tool.name))

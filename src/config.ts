@@ -89,6 +89,21 @@ export const settings = {
     doc: 'overrides the per-attempt timeout of upstream source `<ID>` in milliseconds',
     default: undefined, // timeout_ms of tools.yaml
   },
+  sourceBudget: {
+    variable: 'SOURCE_<ID>_BUDGET_<WINDOW>',
+    doc: "overrides a budget of upstream source `<ID>` for an operator whose plan allows more (or less): `<WINDOW>` is `SECOND`, `MINUTE`, `HOUR` or `DAY`, the value the limit in the budget's unit (requests, or US dollars for OpenAlex: `SOURCE_OPENALEX_BUDGET_DAY=25` for a $25/day plan), or `off` to stop counting that window; a window tools.yaml does not declare is added, counted over the last second, minute, hour or 24 hours. `npm run --silent admin -- sources status` shows the budgets in force",
+    default: undefined, // the budget of tools.yaml, with the limit without a key while no key is set
+  },
+  breakerFailures: {
+    variable: 'UPSTREAM_BREAKER_FAILURES',
+    doc: 'requests to one source that fail in a row (timeouts, network errors, 5xx, 429 after retries) before that source is skipped at once (its circuit breaker opens, in each server process on its own)',
+    default: '5',
+  },
+  breakerPauseMs: {
+    variable: 'UPSTREAM_BREAKER_PAUSE_MS',
+    doc: 'how long a source whose circuit breaker opened is skipped before one request goes out to probe it; the breaker closes when that request succeeds and opens again when it fails',
+    default: '30000',
+  },
   trustedProxies: {
     variable: 'TRUSTED_PROXIES',
     doc: "comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed (`loopback`, `uniquelocal` name those ranges); others' is ignored and the connection's address counts",
@@ -132,8 +147,10 @@ export interface Config {
   holdSweepMs: number;
   shutdownGraceMs: number;
   logLevel: string;
-  /** Per-source overrides from SOURCE_<ID>_URL / _KEY / _TIMEOUT_MS, keyed by the upper-cased id (`WORLD_BANK`). */
+  /** Per-source overrides from SOURCE_<ID>_URL / _KEY / _TIMEOUT_MS / _BUDGET_<WINDOW>, keyed by the upper-cased id (`WORLD_BANK`). */
   sources: Record<string, SourceOverride>;
+  /** Failed requests in a row before a source's circuit breaker opens, and how long it stays open before a probe. */
+  breaker: { failures: number; pauseMs: number };
   redisUrl: string | undefined;
   /** Addresses, CIDRs or range names (loopback, linklocal, uniquelocal) whose X-Forwarded-For is believed; empty: none. */
   trustedProxies: string[];
@@ -147,7 +164,11 @@ export interface SourceOverride {
   url?: string;
   key?: string;
   timeoutMs?: number;
+  budgets?: BudgetOverride;
 }
+
+/** Per window length, the operator's limit (in the budget's unit) or `off`. */
+export type BudgetOverride = Partial<Record<'second' | 'minute' | 'hour' | 'day', number | 'off'>>;
 
 export class ConfigError extends Error {}
 
@@ -184,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: readInteger(env, settings.shutdownGraceMs, 0),
     logLevel: read(env, settings.logLevel) as string,
     sources: readSourceOverrides(env),
+    breaker: { failures: readInteger(env, settings.breakerFailures, 1), pauseMs: readInteger(env, settings.breakerPauseMs, 1) },
     redisUrl: read(env, settings.redisUrl),
     trustedProxies: readTrustedProxies(env),
     metricsToken: read(env, settings.metricsToken),
@@ -226,18 +248,23 @@ function readOrigins(env: NodeJS.ProcessEnv, setting: Setting): string[] {
   return origins;
 }
 
-const SOURCE_VARIABLE = /^SOURCE_([A-Z0-9_]+?)_(URL|KEY|TIMEOUT_MS)$/;
+const SOURCE_VARIABLE = /^SOURCE_([A-Z0-9_]+?)_(URL|KEY|TIMEOUT_MS|BUDGET_(?:SECOND|MINUTE|HOUR|DAY))$/;
 
 function readSourceOverrides(env: NodeJS.ProcessEnv): Record<string, SourceOverride> {
   const sources: Record<string, SourceOverride> = {};
   for (const [variable, value] of Object.entries(env)) {
     const match = SOURCE_VARIABLE.exec(variable);
     if (!match || value === undefined || value === '') continue;
-    const [, id, field] = match as unknown as [string, string, 'URL' | 'KEY' | 'TIMEOUT_MS'];
+    const [, id, field] = match as unknown as [string, string, string];
     const entry = (sources[id] ??= {});
     if (field === 'URL') entry.url = value.replace(/\/+$/, '');
     else if (field === 'KEY') entry.key = value;
-    else {
+    else if (field.startsWith('BUDGET_')) {
+      const per = field.slice('BUDGET_'.length).toLowerCase() as keyof BudgetOverride;
+      const limit = Number(value);
+      if (value !== 'off' && !(Number.isFinite(limit) && limit > 0)) throw new ConfigError(`${variable} must be a number > 0 or off, got "${value}"`);
+      (entry.budgets ??= {})[per] = value === 'off' ? 'off' : limit;
+    } else {
       const timeoutMs = Number(value);
       if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new ConfigError(`${variable} must be an integer >= 1, got "${value}"`);
       entry.timeoutMs = timeoutMs;

@@ -82,6 +82,46 @@ new Gauge({
   },
 });
 
+const budgetRefusals = new Counter({
+  name: 'research_tools_upstream_budget_refusals_total',
+  help: 'Upstream requests not sent because a budget of the source was spent (counted here, or said by the source), by source and window.',
+  labelNames: ['source', 'window'],
+  registers: [registry],
+});
+let readBudgets: (() => Promise<Array<{ source: string; window: string; unit: string; used: number; left: number }>>) | undefined;
+const budgetGauge = (name: string, help: string, pick: 'used' | 'left') =>
+  new Gauge({
+    name,
+    help,
+    labelNames: ['source', 'window', 'unit'],
+    registers: [registry],
+    async collect() {
+      if (!readBudgets) return;
+      this.reset();
+      // A store that cannot be read leaves the gauges empty rather than failing the scrape.
+      for (const row of await readBudgets().catch(() => [])) this.set({ source: row.source, window: row.window, unit: row.unit }, row[pick]);
+    },
+  });
+budgetGauge(
+  'research_tools_upstream_budget_used',
+  "Amount of each upstream budget window used, in the budget's unit (requests or usd), counted across all processes (read from the shared store at scrape time: every process shows the same figure).",
+  'used',
+);
+budgetGauge('research_tools_upstream_budget_left', "Amount left of each upstream budget window, in the budget's unit, across all processes.", 'left');
+const BREAKER_VALUES = { closed: 0, 'half-open': 1, open: 2 } as const;
+const breakerStates = new Gauge({
+  name: 'research_tools_upstream_breaker_state',
+  help: "State of each upstream source's circuit breaker in this process: 0 closed, 1 half-open (one probe out), 2 open (skipped).",
+  labelNames: ['source'],
+  registers: [registry],
+});
+const lastFailures = new Gauge({
+  name: 'research_tools_upstream_last_failure_timestamp_seconds',
+  help: 'When a request to the source last failed in this process (Unix time).',
+  labelNames: ['source'],
+  registers: [registry],
+});
+
 export const metrics = {
   toolCall(tool: string, status: string, seconds: number): void {
     toolCalls.inc({ tool, status });
@@ -111,6 +151,19 @@ export const metrics = {
   },
   figureRendered(outcome: 'finished' | 'failed', seconds: number): void {
     figureRenderSeconds.observe({ outcome }, seconds);
+  },
+  budgetRefusal(source: string, window: string): void {
+    budgetRefusals.inc({ source, window });
+  },
+  breakerState(source: string, state: keyof typeof BREAKER_VALUES): void {
+    breakerStates.set({ source }, BREAKER_VALUES[state]);
+  },
+  upstreamFailureTime(source: string, unixSeconds: number): void {
+    lastFailures.set({ source }, unixSeconds);
+  },
+  /** How the upstream budgets are read when scraped. */
+  setBudgetReader(read: typeof readBudgets): void {
+    readBudgets = read;
   },
   /** How the figure queue depth is read when scraped. */
   setFigureQueueDepth(read: () => Promise<number>): void {

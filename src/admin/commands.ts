@@ -1,6 +1,11 @@
 import { Argument, Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { Knex } from 'knex';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import type { SourceId } from '../../generated/types.ts';
+import { MemoryCache } from '../upstream/cache.ts';
+import { UpstreamClient } from '../upstream/client.ts';
+import { openSharedUpstreamState } from '../server/upstream-state.ts';
+import { ALL_SOURCES, sourcesStatus } from '../upstream/status.ts';
 import {
   DatabaseUrlError,
   LedgerError,
@@ -51,7 +56,8 @@ export async function runAdmin(argv: readonly string[], options: AdminOptions = 
     output.stdout += `${JSON.stringify(value, null, 2)}\n`;
   };
 
-  const program = buildProgram(ledger, print, output);
+  const config = (): Config => loadConfig(options.env ?? process.env);
+  const program = buildProgram(ledger, print, output, config);
   let exitCode = 0;
   try {
     await program.parseAsync([...argv], { from: 'user' });
@@ -126,7 +132,12 @@ function notFound(what: string, id: string): LedgerError {
   return new LedgerError('not_found', `no ${what} "${id}"`);
 }
 
-function buildProgram(ledger: () => Promise<Knex>, print: (value: unknown) => void, output: { stdout: string; stderr: string }): Command {
+function parseSource(text: string): SourceId {
+  if (!(ALL_SOURCES as readonly string[]).includes(text)) throw new InvalidArgumentError(`Unknown source; the sources are ${ALL_SOURCES.join(', ')}.`);
+  return text as SourceId;
+}
+
+function buildProgram(ledger: () => Promise<Knex>, print: (value: unknown) => void, output: { stdout: string; stderr: string }, config: () => Config): Command {
   const program = new Command('admin')
     .description('Operator tool for Research Tools API accounts, credits, API keys and packs. Prints JSON.')
     .usage('<command> [options]')
@@ -221,6 +232,26 @@ Reads DATABASE_URL (mysql://user:pass@host:port/db or sqlite:<path>) and migrate
         print({ id: accountId, pack, enabled });
       });
   }
+
+  program
+    .command('sources')
+    .description('upstream sources: budgets, circuit breakers, failures')
+    .command('status')
+    .description(
+      'per source, its budget windows (used, left, when they reset: counted across all server processes), the last circuit-breaker change and the last failure any process recorded → [{"source","budget","breaker","lastFailure"}]',
+    )
+    .option('--source <id>', 'only this source', parseSource)
+    .addHelpText('after', examples('sources status', 'sources status --source openalex'))
+    .action(async (opts: { source?: SourceId }) => {
+      const settings = config();
+      const shared = await openSharedUpstreamState(await ledger(), settings.redisUrl);
+      try {
+        const upstream = new UpstreamClient({ sources: settings.sources, shared, cache: new MemoryCache() });
+        print(await sourcesStatus(upstream, opts.source ? [opts.source] : ALL_SOURCES));
+      } finally {
+        await shared.close();
+      }
+    });
 
   program
     .command('usage')

@@ -186,11 +186,16 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
       : [[undefined, undefined]];
   const answers = await Promise.all(
     windows.map(([from, to]) =>
-      upstream.getJson(SOURCE, {
-        path: path`/timeseries/data/${request.id}`,
-        searchParams: { startyear: from, endyear: to, catalog: hasKey ? 'true' : undefined },
-        key: { query: 'registrationkey' },
-      }),
+      // Each year-window is one query of BLS's daily quota (tools.yaml budget); a status-200 refusal is checked before caching.
+      upstream.getJson(
+        SOURCE,
+        {
+          path: path`/timeseries/data/${request.id}`,
+          searchParams: { startyear: from, endyear: to, catalog: hasKey ? 'true' : undefined },
+          key: { query: 'registrationkey' },
+        },
+        (body) => void parseTimeseries(body, request.id),
+      ),
     ),
   );
   const parts = answers.map((answer) => parseTimeseries(answer.body, request.id));

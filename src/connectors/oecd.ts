@@ -154,6 +154,8 @@ export async function getData(upstream: UpstreamClient, request: SeriesRequest):
       `${SOURCE}: dataflow ${flow.id} has no dimension ${unknown.join(', ')} (its dimensions: ${flow.dimensions.join(', ')})`,
     );
   const answer = await upstream.getText(SOURCE, {
+    // A data download: the kind OECD's hourly limit counts (structure queries are kind 'structure').
+    kind: 'data',
     path: `/data/${flow.agency},${flow.id},${flow.version}/${keyOf(flow, dimensions)}`,
     searchParams: {
       startPeriod: request.start,

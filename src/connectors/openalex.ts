@@ -6,6 +6,7 @@
  */
 import { normalizeDoi, openalexShortId, type PaperId } from '../literature/identifiers.ts';
 import type { Paper } from '../literature/paper.ts';
+import type { RequestKindOf } from '../../generated/types.ts';
 import type { UpstreamClient, UpstreamRequest } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { keepSlashes, path } from '../upstream/path.ts';
@@ -17,8 +18,14 @@ const obj = (value: unknown): Json | undefined => (value && typeof value === 'ob
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
-function request(upstream: UpstreamClient, path: string, searchParams: Record<string, string | number | undefined> = {}): UpstreamRequest {
-  return { path, searchParams: { ...searchParams, mailto: upstream.contactEmail }, key: { query: 'api_key' } };
+/** A request of `kind`, OpenAlex's pricing tier (tools.yaml budget.kinds): singleton (free), list/filter, or search=. */
+function request(
+  upstream: UpstreamClient,
+  kind: RequestKindOf<typeof SOURCE>,
+  path: string,
+  searchParams: Record<string, string | number | undefined> = {},
+): UpstreamRequest<typeof SOURCE> {
+  return { path, searchParams: { ...searchParams, mailto: upstream.contactEmail }, key: { query: 'api_key' }, kind };
 }
 
 /** A refusal of OpenAlex (401/403: key missing, invalid or out of budget) said plainly. */
@@ -128,7 +135,11 @@ export async function searchWorks(upstream: UpstreamClient, search: WorkSearch):
   const answer = await upstream
     .getJson(
       SOURCE,
-      request(upstream, '/works', { search: search.query, filter: filters.length > 0 ? filters.join(',') : undefined, per_page: Math.min(100, search.limit) }),
+      request(upstream, 'search', '/works', {
+        search: search.query,
+        filter: filters.length > 0 ? filters.join(',') : undefined,
+        per_page: Math.min(100, search.limit),
+      }),
     )
     .catch(plain);
   return { papers: parseWorkList(answer.body), retrievedAt: answer.retrievedAt };
@@ -147,7 +158,7 @@ export async function getWork(upstream: UpstreamClient, id: PaperId): Promise<{ 
             ? path`/works/pmcid:${id.value}`
             : path`/works/https://doi.org/10.48550/arXiv.${keepSlashes(id.value.replace(/v\d+$/, ''))}`;
   try {
-    const answer = await upstream.getJson<Json>(SOURCE, request(upstream, route));
+    const answer = await upstream.getJson<Json, typeof SOURCE>(SOURCE, request(upstream, 'singleton', route));
     const paper = obj(answer.body) ? parseWork(answer.body) : undefined;
     return { paper, retrievedAt: answer.retrievedAt };
   } catch (error) {
@@ -221,10 +232,10 @@ export async function findSource(
 ): Promise<{ source?: JournalSource; retrievedAt: string } | undefined> {
   try {
     if (query.issn) {
-      const answer = await upstream.getJson<Json>(SOURCE, request(upstream, path`/sources/issn:${query.issn}`));
+      const answer = await upstream.getJson<Json, typeof SOURCE>(SOURCE, request(upstream, 'singleton', path`/sources/issn:${query.issn}`));
       return { source: obj(answer.body) ? parseSource(answer.body) : undefined, retrievedAt: answer.retrievedAt };
     }
-    const answer = await upstream.getJson<Json>(SOURCE, request(upstream, '/sources', { search: query.name, per_page: 5 }));
+    const answer = await upstream.getJson<Json, typeof SOURCE>(SOURCE, request(upstream, 'search', '/sources', { search: query.name, per_page: 5 }));
     const results = obj(answer.body)?.results;
     if (!Array.isArray(results)) throw new UpstreamError(SOURCE, 'bad_body', 'openalex answered without a results list');
     const parsed = results.map((result) => (obj(result) ? parseSource(result as Json) : undefined)).filter((source): source is JournalSource => !!source);

@@ -8,7 +8,7 @@ import { buildRouteTable, type ToolHandlers } from '../../generated/routes.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { metricsHandler } from '../metrics.ts';
+import { metrics, metricsHandler } from '../metrics.ts';
 import { FileStore } from '../figures/files.ts';
 import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
@@ -16,6 +16,8 @@ import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
 import { CallBatches, HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
+import { openSharedUpstreamState } from './upstream-state.ts';
+import { budgetRows } from '../upstream/status.ts';
 import { accountApiRouter } from './account/api.ts';
 import { accountPageRouter } from './account/page.ts';
 import { accountHandler } from './account/summary.ts';
@@ -55,7 +57,7 @@ export async function createApp({
   logger,
   handlers = createHandlers(),
   clock,
-  upstream = createUpstreamClient(config, logger, clock),
+  upstream,
   figureRenderer,
   validateResponses = process.env.NODE_ENV === 'test',
 }: AppDependencies): Promise<Express> {
@@ -71,6 +73,10 @@ export async function createApp({
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   const limits = await createRateLimits(db, config.rateLimitPerMinute, { redisUrl: config.redisUrl });
   const keys = new KeyVerifier(db);
+  // Budgets are counted, and breaker changes kept, where every process sees them (Redis, or the database).
+  upstream ??= createUpstreamClient(config, logger, clock, await openSharedUpstreamState(db, config.redisUrl, logger));
+  const upstreamClient = upstream;
+  metrics.setBudgetReader(() => budgetRows(upstreamClient));
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });

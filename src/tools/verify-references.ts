@@ -66,6 +66,8 @@ async function candidatesFromOpenAlex(upstream: UpstreamClient, reference: Parse
       path: '/works',
       searchParams: { filter: `title.search:${titleTerm(reference.title)}`, per_page: 3, mailto: upstream.contactEmail },
       key: { query: 'api_key' },
+      // A filter, even one on title words, is priced as a list (recorded x-ratelimit-cost-usd 0.0001), not as a search=.
+      kind: 'list',
     });
     return { papers: openalex.parseWorkList(answer.body), retrievedAt: answer.retrievedAt };
   }

@@ -6,13 +6,16 @@
  * Reads are bounded: a body is counted while it streams (after decompression) and refused past the
  * source's max_body_bytes; a redirect to another host is never followed, one to the same host only
  * for sources whose manifest entry allows it (same_host_redirects). Neither failure is retried.
+ * Each source's budget is counted before a request is sent (./budgets.ts), and each request with its
+ * retries runs through the source's circuit breaker (./breakers.ts); both are asked only for what the
+ * cache could not answer.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import got, { type PlainResponse, type Request } from 'got';
 import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { SourceId } from '../../generated/types.ts';
+import type { RequestKindOf, SourceId } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { bodySnippet, isHtml, reasonFromBody } from './body.ts';
@@ -21,7 +24,10 @@ import { UpstreamError } from './errors.ts';
 import { parseJsonKeepingBigIntegers } from './json.ts';
 import { realClock, type Clock } from '../clock.ts';
 import { HostGroupLimiter } from './limits.ts';
-import { resolveSource, variableId, type ResolvedSource } from './sources.ts';
+import { hostGroupKeyed, hostGroupLimit, resolveSource, variableId, type ResolvedSource } from './sources.ts';
+import { Breakers, DEFAULT_BREAKER, type BreakerSettings } from './breakers.ts';
+import { Budgets } from './budgets.ts';
+import { MemoryUpstreamState, type SharedUpstreamState } from './shared-state/index.ts';
 import { metrics } from '../metrics.ts';
 
 export const PRODUCT = 'research-tools-api';
@@ -36,7 +42,7 @@ class NotAdmitted extends Error {
   }
 }
 
-export interface UpstreamRequest {
+export interface UpstreamRequest<S extends SourceId = SourceId> {
   /** Path after the source's base URL, beginning with `/` (or '' for the base URL itself); identifiers in it go through path`…` (./path.ts). */
   path: string;
   /** Query parameters; URLSearchParams where a parameter repeats (GBIF's license=…&license=…). */
@@ -51,6 +57,8 @@ export interface UpstreamRequest {
   key?: { query: string } | { header: string };
   /** A second host of the same source (RCSB's search host beside its data host), used instead of the base URL; limits, cache and errors stay the source's. */
   baseUrl?: string;
+  /** What the request costs against the source's budget: one of the kinds tools.yaml declares for it (`budget.kinds`); untagged, it counts as the dearest. */
+  kind?: RequestKindOf<S>;
 }
 
 export interface Fetched<T> {
@@ -81,12 +89,27 @@ export interface UpstreamOptions {
   limiter?: HostGroupLimiter;
   /** Deadlines, retry delays and pacing waits; tests give one that does not wait. */
   clock?: Clock;
+  /** Where budgets are counted and source statuses kept across processes; this process's memory unless given. */
+  shared?: SharedUpstreamState;
+  /** When a source's circuit breaker opens, and for how long. */
+  breaker?: BreakerSettings;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, totalTimeoutFactor: 2 };
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
 type Decoder<T> = (answer: CachedAnswer, source: ResolvedSource) => T;
+
+/** A request made ready to send: its address with the key, body, headers, the address shown in messages, and its budget kind. */
+interface PreparedCall {
+  url: string;
+  method: 'GET' | 'POST';
+  form?: Record<string, string>;
+  json?: unknown;
+  headers: Record<string, string>;
+  shownUrl: string;
+  kind?: string;
+}
 
 export class UpstreamClient {
   readonly contactEmail: string | undefined;
@@ -104,6 +127,9 @@ export class UpstreamClient {
   });
   /** Set on a call's view (forCall): what a request not answered from the cache waits for. */
   private admission: Promise<void> | undefined;
+  readonly budgets: Budgets;
+  readonly breakers: Breakers;
+  readonly shared: SharedUpstreamState;
 
   constructor(private readonly options: UpstreamOptions) {
     this.contactEmail = options.contactEmail;
@@ -111,7 +137,10 @@ export class UpstreamClient {
     this.cache = options.cache ?? createResponseCache(undefined);
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.clock = options.clock ?? realClock;
-    this.limiter = options.limiter ?? new HostGroupLimiter(undefined, this.clock);
+    this.limiter = options.limiter ?? new HostGroupLimiter((group) => hostGroupLimit(group, hostGroupKeyed(group, options.sources)), this.clock);
+    this.shared = options.shared ?? new MemoryUpstreamState();
+    this.budgets = new Budgets(this.shared, this.clock, options.logger);
+    this.breakers = new Breakers(options.breaker ?? DEFAULT_BREAKER, this.shared, options.logger);
   }
 
   /**
@@ -139,7 +168,7 @@ export class UpstreamClient {
    * A JSON answer; integers beyond the safe range arrive as decimal strings. 204 gives null.
    * `refuse` throws on an error sent with status 200 (NSF's notices), so such a body is never cached.
    */
-  getJson<T = unknown>(id: SourceId, request: UpstreamRequest, refuse?: (body: unknown) => void): Promise<Fetched<T>> {
+  getJson<T = unknown, S extends SourceId = SourceId>(id: S, request: UpstreamRequest<S>, refuse?: (body: unknown) => void): Promise<Fetched<T>> {
     return this.fetch(id, request, (answer, source) => {
       const body = decodeJson(answer, source);
       refuse?.(body);
@@ -148,7 +177,7 @@ export class UpstreamClient {
   }
 
   /** A text answer (CSV, XML, plain text); HTML pages are refused. */
-  getText(id: SourceId, request: UpstreamRequest): Promise<Fetched<string>> {
+  getText<S extends SourceId = SourceId>(id: S, request: UpstreamRequest<S>): Promise<Fetched<string>> {
     return this.fetch(id, request, (answer, source) => {
       if (isHtml(answer.contentType, answer.body)) {
         throw new UpstreamError(source.id, 'bad_body', `${source.id} answered with an HTML page instead of data`);
@@ -158,10 +187,10 @@ export class UpstreamClient {
   }
 
   async close(): Promise<void> {
-    await this.cache.close();
+    await Promise.all([this.cache.close(), this.shared.close()]);
   }
 
-  private async fetch<T>(id: SourceId, request: UpstreamRequest, decode: Decoder<T>): Promise<Fetched<T>> {
+  private async fetch<T, S extends SourceId>(id: S, request: UpstreamRequest<S>, decode: Decoder<T>): Promise<Fetched<T>> {
     const source = this.source(id);
     const { url, form, json, headers, shownUrl } = this.prepare(source, request);
     const method = request.method ?? (form || json !== undefined ? 'POST' : 'GET');
@@ -171,7 +200,7 @@ export class UpstreamClient {
 
     let pending = this.inFlight.get(cacheKey);
     if (!pending) {
-      pending = this.answer(source, cacheKey, { url, method, form, json, headers, shownUrl, decode });
+      pending = this.answer(source, cacheKey, { url, method, form, json, headers, shownUrl, decode, kind: request.kind });
       this.inFlight.set(cacheKey, pending);
       void pending.then(
         () => this.inFlight.delete(cacheKey),
@@ -219,31 +248,20 @@ export class UpstreamClient {
   private async answer<T>(
     source: ResolvedSource,
     cacheKey: string,
-    call: {
-      url: string;
-      method: 'GET' | 'POST';
-      form?: Record<string, string>;
-      json?: unknown;
-      headers: Record<string, string>;
-      shownUrl: string;
-      decode: Decoder<T>;
-    },
+    call: PreparedCall & { decode: Decoder<T> },
   ): Promise<CachedAnswer & { fromCache: boolean }> {
     const cached = await this.cache.get(cacheKey);
     metrics.cacheLookup(source.id, cached !== undefined);
     if (cached) return { ...cached, fromCache: true };
     const admission = this.admission;
     if (admission) await admission.catch((reason: unknown) => Promise.reject(new NotAdmitted(admission, reason)));
-    const fresh = await this.withRetries(source, call);
+    const fresh = await this.breakers.run(source.id, () => this.withRetries(source, call));
     call.decode(fresh, source); // a body that does not decode is an error, and is never cached
     await this.cache.set(cacheKey, fresh, source.cacheTtlS);
     return { ...fresh, fromCache: false };
   }
 
-  private async withRetries(
-    source: ResolvedSource,
-    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string },
-  ): Promise<CachedAnswer> {
+  private async withRetries(source: ResolvedSource, call: PreparedCall): Promise<CachedAnswer> {
     const budgetMs = source.timeoutMs * this.retry.totalTimeoutFactor;
     const deadline = this.clock.now() + budgetMs;
     let lastError: UpstreamError | undefined;
@@ -253,6 +271,9 @@ export class UpstreamClient {
       try {
         // The time left is measured when the queue lets the attempt go, so waiting for the rate limit counts too.
         const answer = await this.limiter.run(source.hostGroup, async () => {
+          if (deadline - this.clock.now() <= 0) return undefined;
+          // Every attempt is a request the upstream counts; one the budget refuses is not sent.
+          await this.budgets.take(source, call.kind, deadline);
           const left = deadline - this.clock.now();
           return left > 0 ? this.attempt(source, call, Math.min(source.timeoutMs, left)) : undefined;
         });
@@ -294,11 +315,7 @@ export class UpstreamClient {
     throw failure;
   }
 
-  private async attempt(
-    source: ResolvedSource,
-    call: { url: string; method: 'GET' | 'POST'; form?: Record<string, string>; json?: unknown; headers: Record<string, string>; shownUrl: string },
-    timeoutMs: number,
-  ): Promise<CachedAnswer> {
+  private async attempt(source: ResolvedSource, call: PreparedCall, timeoutMs: number): Promise<CachedAnswer> {
     const origin = new URL(call.url).origin;
     const stream = this.http.stream(call.url, {
       method: call.method,
@@ -321,6 +338,8 @@ export class UpstreamClient {
     }
     metrics.upstreamRequest(source.id, `${Math.floor(read.status / 100)}xx`, took());
     const { status, headers } = read;
+    const spent = await this.budgets.spentSignal(source, status, read.body);
+    if (spent) throw spent;
     const retrievedAt = new Date().toISOString();
     const contentType = String(headers['content-type'] ?? '');
     if (status >= 300 && status < 400) throw redirectRefused(source, status, headers.location, origin);
@@ -488,7 +507,20 @@ function backoff(baseMs: number, attempt: number): number {
   return Math.round(exponential / 2 + Math.random() * (exponential / 2));
 }
 
-/** The one client of an app, made from its configuration. */
-export function createUpstreamClient(config: Pick<Config, 'sources' | 'contactEmail' | 'redisUrl'>, logger?: Logger, clock?: Clock): UpstreamClient {
-  return new UpstreamClient({ sources: config.sources, contactEmail: config.contactEmail, cache: createResponseCache(config.redisUrl, logger), logger, clock });
+/** The one client of an app, made from its configuration; `shared` is where budgets are counted across processes. */
+export function createUpstreamClient(
+  config: Pick<Config, 'sources' | 'contactEmail' | 'redisUrl'> & Partial<Pick<Config, 'breaker'>>,
+  logger?: Logger,
+  clock?: Clock,
+  shared?: SharedUpstreamState,
+): UpstreamClient {
+  return new UpstreamClient({
+    sources: config.sources,
+    contactEmail: config.contactEmail,
+    cache: createResponseCache(config.redisUrl, logger),
+    logger,
+    clock,
+    shared,
+    breaker: config.breaker,
+  });
 }

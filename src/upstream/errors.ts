@@ -12,7 +12,11 @@ export type UpstreamFailureKind =
   /** A body longer than the source's max_body_bytes (counted after decompression). */
   | 'too_large'
   /** A redirect that is not followed: to another host, or more than the source allows. */
-  | 'redirect';
+  | 'redirect'
+  /** Not sent: a budget of the source is spent (counted here, or said by the source), or could not be counted. */
+  | 'budget_spent'
+  /** Not sent: the source's circuit breaker is open after repeated failures. */
+  | 'circuit_open';
 
 export class UpstreamError extends Error {
   /** How long the upstream asked us to wait before asking again (its Retry-After), when it said. */

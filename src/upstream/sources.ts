@@ -1,11 +1,13 @@
 /**
  * The runtime settings of each upstream source: the manifest's entry (generated/tools.ts) with the
- * operator's overrides (SOURCE_<ID>_URL, SOURCE_<ID>_KEY, SOURCE_<ID>_TIMEOUT_MS) applied, and the
- * "host group" whose request-rate and concurrency limit the source shares.
+ * operator's overrides (SOURCE_<ID>_URL, SOURCE_<ID>_KEY, SOURCE_<ID>_TIMEOUT_MS,
+ * SOURCE_<ID>_BUDGET_<WINDOW>) applied, and the "host group" whose request-rate and concurrency
+ * limit, and whose budget counts, the source shares.
  */
 import { sources, type SourceMetadata } from '../../generated/tools.ts';
 import type { SourceId } from '../../generated/types.ts';
 import type { SourceOverride } from '../config.ts';
+import { resolveBudget, type DeclaredBudget, type ResolvedBudget } from './budget-windows.ts';
 
 export interface ResolvedSource {
   id: SourceId;
@@ -23,6 +25,8 @@ export interface ResolvedSource {
   attribution: string;
   /** Sources of one group share one queue: one published limit per host or per account. */
   hostGroup: string;
+  /** The documented quotas counted across processes (with the operator's overrides); undefined: none. Counted per host group. */
+  budget: ResolvedBudget | undefined;
 }
 
 /** The body cap of a source whose manifest entry sets no max_body_bytes. */
@@ -35,10 +39,16 @@ export interface HostGroupLimit {
 
 /**
  * Sources that share one upstream limit. NCBI's E-utilities allow 3 requests/s per IP without a key
- * (10/s with one) across all its databases, so its sources must be paced together.
+ * (10/s with one) across all its databases, so its sources are paced together: at the keyed pace
+ * once every source of the group has a key (the same E-utilities key in SOURCE_PUBMED_KEY,
+ * SOURCE_NCBI_GENE_KEY and SOURCE_GEO_KEY), otherwise at the keyless one.
  */
-export const hostGroups: Record<string, { sources: readonly SourceId[]; limit?: HostGroupLimit }> = {
-  ncbi: { sources: ['pubmed', 'ncbi-gene', 'geo'], limit: { requestsPerSecond: 3, concurrency: 3 } },
+export const hostGroups: Record<string, { sources: readonly SourceId[]; limit?: HostGroupLimit; limitWithKey?: HostGroupLimit }> = {
+  ncbi: {
+    sources: ['pubmed', 'ncbi-gene', 'geo'],
+    limit: { requestsPerSecond: 3, concurrency: 3 },
+    limitWithKey: { requestsPerSecond: 10, concurrency: 3 },
+  },
 };
 
 /** `world-bank` → `WORLD_BANK`, the form used in the SOURCE_<ID>_… variables. */
@@ -51,9 +61,16 @@ export function hostGroupOf(source: SourceId): string {
   return source;
 }
 
-/** The limit of a host group: the group's own when declared, otherwise the strictest of its members'. */
-export function hostGroupLimit(group: string): HostGroupLimit {
+/** Whether every source of a host group has a key configured (a source outside any group: whether it has one). */
+export function hostGroupKeyed(group: string, overrides: Record<string, SourceOverride>): boolean {
+  const members = hostGroups[group]?.sources ?? [group];
+  return members.every((id) => overrides[variableId(id)]?.key !== undefined);
+}
+
+/** The limit of a host group: the group's own when declared (its keyed one when `keyed`), otherwise the strictest of its members'. */
+export function hostGroupLimit(group: string, keyed = false): HostGroupLimit {
   const entry = hostGroups[group];
+  if (keyed && entry?.limitWithKey) return entry.limitWithKey;
   if (entry?.limit) return entry.limit;
   const members = entry ? entry.sources : [group as SourceId];
   const limits = members.map((id) => sources[id].rateLimit);
@@ -66,6 +83,8 @@ export function hostGroupLimit(group: string): HostGroupLimit {
 export function resolveSource(id: SourceId, overrides: Record<string, SourceOverride>): ResolvedSource {
   const meta: SourceMetadata = sources[id];
   const override = overrides[variableId(id)] ?? {};
+  const hostGroup = hostGroupOf(id);
+  const declared = ('budget' in meta ? meta.budget : undefined) as DeclaredBudget | undefined;
   return {
     id,
     title: meta.title,
@@ -78,6 +97,7 @@ export function resolveSource(id: SourceId, overrides: Record<string, SourceOver
     sameHostRedirects: 'sameHostRedirects' in meta ? meta.sameHostRedirects : 0,
     license: meta.license,
     attribution: meta.attribution,
-    hostGroup: hostGroupOf(id),
+    hostGroup,
+    budget: resolveBudget(declared, override.budgets ?? {}, hostGroupKeyed(hostGroup, overrides)),
   };
 }

@@ -255,17 +255,18 @@ export class UpstreamClient {
     if (cached) return { ...cached, fromCache: true };
     const admission = this.admission;
     if (admission) await admission.catch((reason: unknown) => Promise.reject(new NotAdmitted(admission, reason)));
-    const fresh = await this.breakers.run(source.id, () => this.withRetries(source, call));
+    // A probe of a source whose breaker was open is one attempt: it asks whether the source is back, nothing more.
+    const fresh = await this.breakers.run(source.id, () => this.withRetries(source, call, this.breakers.stateOf(source.id) === 'half-open' ? 1 : undefined));
     call.decode(fresh, source); // a body that does not decode is an error, and is never cached
     await this.cache.set(cacheKey, fresh, source.cacheTtlS);
     return { ...fresh, fromCache: false };
   }
 
-  private async withRetries(source: ResolvedSource, call: PreparedCall): Promise<CachedAnswer> {
+  private async withRetries(source: ResolvedSource, call: PreparedCall, maxAttempts = this.retry.maxAttempts): Promise<CachedAnswer> {
     const budgetMs = source.timeoutMs * this.retry.totalTimeoutFactor;
     const deadline = this.clock.now() + budgetMs;
     let lastError: UpstreamError | undefined;
-    for (let attempt = 1; attempt <= this.retry.maxAttempts; attempt += 1) {
+    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       const remaining = deadline - this.clock.now();
       if (remaining <= 0) break;
       try {
@@ -288,7 +289,7 @@ export class UpstreamClient {
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         lastError = error;
-        if (!error.retryable || attempt === this.retry.maxAttempts) break;
+        if (!error.retryable || attempt === maxAttempts) break;
         const retryAfterMs = error.retryAfterMs;
         const delay = retryAfterMs ?? backoff(this.retry.baseDelayMs, attempt);
         if (this.clock.now() + delay >= deadline) {

@@ -114,10 +114,15 @@ export interface WindowCount {
 
 export const currentSlot = (window: Pick<BudgetWindow, 'slotMs'>, now: number): number => Math.floor(now / window.slotMs);
 
-/** The slots that still count at `now` (older ones can be forgotten). */
+/**
+ * The slots that count at `now`: from the oldest still in the window to as far ahead as it reaches
+ * back (a process whose clock runs a little ahead counts in a slot that is still to come here; a slot
+ * further ahead was written on a clock that is plainly wrong, and is not counted). Older slots can
+ * be forgotten.
+ */
 export function countedSlots(window: Pick<BudgetWindow, 'slotMs' | 'span'>, slots: Map<number, number>, now: number): Array<[number, number]> {
-  const oldest = currentSlot(window, now) - window.span;
-  return [...slots].filter(([slot]) => slot >= oldest).sort(([a], [b]) => a - b);
+  const current = currentSlot(window, now);
+  return [...slots].filter(([slot]) => slot >= current - window.span && slot <= current + window.span).sort(([a], [b]) => a - b);
 }
 
 export function usedOf(window: Pick<BudgetWindow, 'slotMs' | 'span'>, count: WindowCount, now: number): number {

@@ -8,6 +8,7 @@
  * marks that window spent until its reset, whatever the count says. A store that cannot be reached
  * fails the request too: a source whose quota cannot be counted is not asked.
  */
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import { metrics } from '../metrics.ts';
@@ -47,10 +48,19 @@ export interface WindowReport {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** The windows of a source's budget as the shared state counts them: per host group, so NCBI's three sources share one count. */
+/**
+ * The windows of a source's budget as the shared state counts them: per host group (NCBI's three
+ * sources share one count), upstream address and key, the quota's owner: another key, or the source
+ * pointed elsewhere with SOURCE_<ID>_URL, starts a count of its own. The key itself is never stored,
+ * only a digest of it.
+ */
 export function countedWindows(source: ResolvedSource): CountedWindow[] {
+  const owner = createHash('sha256')
+    .update(`${source.baseUrl}\n${source.key ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
   return (source.budget?.windows ?? []).map((window) => ({
-    key: `${source.hostGroup}:${window.per}`,
+    key: `${source.hostGroup}:${owner}:${window.per}`,
     slotMs: window.slotMs,
     span: window.span,
     limit: window.limit,
@@ -120,7 +130,9 @@ export class Budgets {
         count.spentUntil > now
           ? `${source.id} said its ${windowName(window)} is spent`
           : `its ${windowName(window)} of ${formatAmount(budget.unit, window.limit)} is spent (${formatAmount(budget.unit, usedOf(window, count, now))} used)`;
-      throw new UpstreamError(source.id, 'budget_spent', `${source.id} was not asked: ${spent}; it resets at ${iso(reset)}`);
+      const refusal = new UpstreamError(source.id, 'budget_spent', `${source.id} was not asked: ${spent}; it resets at ${iso(reset)}`);
+      refusal.retryAfterMs = reset - now;
+      throw refusal;
     }
   }
 

@@ -1,5 +1,5 @@
 /**
- * A fake upstream for tests: a real HTTP server on 127.0.0.1 that serves recorded bodies and can
+ * A fake upstream for tests: a real HTTP server on a loopback address that serves recorded bodies and can
  * inject the faults real APIs show — no answer at all, a body that stalls half-way, 429 with
  * Retry-After, 500, a reset connection, garbage, HTML pages — and counts every request it gets.
  */
@@ -30,17 +30,22 @@ export interface Hit {
   at: number;
 }
 
+/** A reply worked out from the request: a fake that keeps state (counts a quota, for example). */
+export type Responder = (hit: Hit) => Reply;
+
 interface Route {
   path: string;
-  replies: Reply[];
+  replies: Array<Reply | Responder>;
   served: number;
 }
 
 export interface FakeUpstream {
   url: string;
   hits: Hit[];
-  /** Requests to `path` get `replies` in turn; the last one repeats. A later route for the same path replaces it. */
-  on(path: string, ...replies: Reply[]): void;
+  /** Requests to `path` get `replies` in turn; the last one repeats. A later route for the same path replaces it. A function is asked for each reply. */
+  on(path: string, ...replies: Array<Reply | Responder>): void;
+  /** Requests to any path under `prefix` (and not routed exactly) get `respond`'s reply. */
+  under(prefix: string, respond: Responder): void;
   hitsOn(path: string): Hit[];
   reset(): void;
   close(): Promise<void>;
@@ -55,6 +60,7 @@ export const json = (body: unknown, extra: Partial<{ status: number; headers: Re
 /** `now` stamps each hit (`Hit.at`); a test with a fake clock passes its own. */
 export async function startFakeUpstream(now: () => number = Date.now): Promise<FakeUpstream> {
   const routes = new Map<string, Route>();
+  const prefixes = new Map<string, Responder>();
   const hits: Hit[] = [];
   const sockets = new Set<Socket>();
 
@@ -63,41 +69,53 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      hits.push({
+      const hit: Hit = {
         method: request.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
         headers: request.headers,
         body: Buffer.concat(chunks).toString(),
         at: now(),
-      });
+      };
+      hits.push(hit);
       const route = routes.get(url.pathname);
-      if (!route) {
+      const prefix = [...prefixes.keys()].find((candidate) => url.pathname.startsWith(candidate));
+      if (!route && prefix === undefined) {
         response.writeHead(404, { 'content-type': 'text/plain' }).end(`fake upstream: nothing at ${url.pathname}`);
         return;
       }
-      const reply = route.replies[Math.min(route.served, route.replies.length - 1)]!;
-      route.served += 1;
-      void serve(reply, request, response);
+      let reply: Reply | Responder;
+      if (route) {
+        reply = route.replies[Math.min(route.served, route.replies.length - 1)]!;
+        route.served += 1;
+      } else reply = prefixes.get(prefix!)!;
+      void serve(typeof reply === 'function' ? reply(hit) : reply, request, response);
     });
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  server.listen(0, '127.0.0.1');
+  // An address of its own in 127.0.0.0/8: what the service keeps per upstream address across
+  // processes (budget counts in a shared database or Redis) never carries over from another run.
+  const host = `127.${[0, 0, 0].map(() => 1 + Math.floor(Math.random() * 254)).join('.')}`;
+  server.listen(0, host);
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     hits,
     on(path, ...replies) {
       routes.set(path, { path, replies, served: 0 });
     },
+    under(prefix, respond) {
+      prefixes.set(prefix, respond);
+    },
     hitsOn: (path) => hits.filter((hit) => hit.path === path),
     reset() {
       routes.clear();
+      prefixes.clear();
       hits.length = 0;
     },
     close: () =>

@@ -15,7 +15,7 @@ const STATUS_KEY = 'research-tools:source-status';
 
 /**
  * KEYS: the windows' hashes. ARGV: now, cost, then per window its slot length, span and limit.
- * Forgets slots that no longer count; admits when no window is marked spent and every count plus
+ * Forgets slots that no longer count (and does not count slots further ahead than the window reaches back); admits when no window is marked spent and every count plus
  * the cost stays within its limit; then adds the cost to each window's current slot. Returns the
  * verdict and, per window, its slots (index, amount, …) and spent_until, after the addition.
  * (The same rule as admits() of budget-windows.ts, which the other stores call.)
@@ -41,7 +41,7 @@ for i, key in ipairs(KEYS) do
       spent = amount
     elseif tonumber(field) < current - span then
       redis.call('HDEL', key, field)
-    else
+    elseif tonumber(field) <= current + span then
       used = used + amount
       slots[field] = amount
     end

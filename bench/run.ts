@@ -1,4 +1,5 @@
 /** npm run bench: every benchmark of the project, each printing figures measured side by side in one run. */
+import { runBreakerBench } from './breaker-skip.ts';
 import { runFanoutBench } from './fanout.ts';
 import { runOpenapiDiffBench } from './openapi-diff.ts';
 import { runServerOverheadBench } from './server-overhead.ts';
@@ -6,6 +7,7 @@ import { runServerOverheadBench } from './server-overhead.ts';
 const benches: Array<[string, () => Promise<void>]> = [
   ['server overhead', runServerOverheadBench],
   ['upstream fan-out', runFanoutBench],
+  ['breaker skip', runBreakerBench],
   ['OpenAPI diff', runOpenapiDiffBench],
 ];
 

@@ -1,11 +1,8 @@
 import { Argument, Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { Knex } from 'knex';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { sources as SOURCES } from '../../generated/tools.ts';
 import type { SourceId } from '../../generated/types.ts';
-import { MemoryCache } from '../upstream/cache.ts';
-import { UpstreamClient } from '../upstream/client.ts';
-import { openSharedUpstreamState } from '../server/upstream-state.ts';
-import { ALL_SOURCES, sourcesStatus } from '../upstream/status.ts';
 import {
   DatabaseUrlError,
   LedgerError,
@@ -132,8 +129,10 @@ function notFound(what: string, id: string): LedgerError {
   return new LedgerError('not_found', `no ${what} "${id}"`);
 }
 
+const SOURCE_IDS = Object.keys(SOURCES).sort();
+
 function parseSource(text: string): SourceId {
-  if (!(ALL_SOURCES as readonly string[]).includes(text)) throw new InvalidArgumentError(`Unknown source; the sources are ${ALL_SOURCES.join(', ')}.`);
+  if (!SOURCE_IDS.includes(text)) throw new InvalidArgumentError(`Unknown source; the sources are ${SOURCE_IDS.join(', ')}.`);
   return text as SourceId;
 }
 
@@ -243,6 +242,13 @@ Reads DATABASE_URL (mysql://user:pass@host:port/db or sqlite:<path>) and migrate
     .option('--source <id>', 'only this source', parseSource)
     .addHelpText('after', examples('sources status', 'sources status --source openalex'))
     .action(async (opts: { source?: SourceId }) => {
+      // The upstream layer is loaded only for this command: the others start as fast as before.
+      const [{ MemoryCache }, { UpstreamClient }, { openSharedUpstreamState }, { ALL_SOURCES, sourcesStatus }] = await Promise.all([
+        import('../upstream/cache.ts'),
+        import('../upstream/client.ts'),
+        import('../server/upstream-state.ts'),
+        import('../upstream/status.ts'),
+      ]);
       const settings = config();
       const shared = await openSharedUpstreamState(await ledger(), settings.redisUrl);
       try {

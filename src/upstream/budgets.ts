@@ -24,6 +24,7 @@ import {
   type ResolvedBudget,
   type WindowCount,
 } from './budget-windows.ts';
+import { reasonFromBody } from './body.ts';
 import { UpstreamError } from './errors.ts';
 import type { CountedWindow, SharedUpstreamState } from './shared-state/index.ts';
 import type { ResolvedSource } from './sources.ts';
@@ -140,7 +141,7 @@ export class Budgets {
    * When the answer is the source's "quota spent" signal, marks that window spent until its reset
    * and returns the error to fail the request with (the answer is neither retried nor cached).
    */
-  async spentSignal(source: ResolvedSource, status: number, body: string): Promise<UpstreamError | undefined> {
+  async spentSignal(source: ResolvedSource, status: number, body: string, contentType = ''): Promise<UpstreamError | undefined> {
     const signal = source.budget?.spentSignal;
     if (!signal || status !== signal.status || (signal.bodyPattern && !signal.bodyPattern.test(body))) return undefined;
     const index = source.budget!.windows.findIndex((window) => window.per === signal.window);
@@ -153,11 +154,14 @@ export class Budgets {
     });
     this.logger?.warn({ source: source.id, window: window.per, until: iso(until) }, 'upstream says its quota is spent; not asked again until the reset');
     metrics.budgetRefusal(source.id, window.per);
-    return new UpstreamError(
+    const reason = reasonFromBody(contentType, body);
+    const said = new UpstreamError(
       source.id,
       'budget_spent',
-      `${source.id} answered that its ${windowName(window)} is spent (HTTP ${status}); it is not asked again until ${iso(until)}`,
+      `${source.id} answered that its ${windowName(window)} is spent (HTTP ${status}${reason ? `: ${reason}` : ''}); it is not asked again until ${iso(until)}`,
     );
+    said.retryAfterMs = until - now;
+    return said;
   }
 
   /** The source's budget windows now (undefined when it has none). */

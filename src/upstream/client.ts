@@ -339,7 +339,7 @@ export class UpstreamClient {
     }
     metrics.upstreamRequest(source.id, `${Math.floor(read.status / 100)}xx`, took());
     const { status, headers } = read;
-    const spent = await this.budgets.spentSignal(source, status, read.body);
+    const spent = await this.budgets.spentSignal(source, status, read.body, String(headers['content-type'] ?? ''));
     if (spent) throw spent;
     const retrievedAt = new Date().toISOString();
     const contentType = String(headers['content-type'] ?? '');

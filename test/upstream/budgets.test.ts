@@ -97,7 +97,7 @@ describe('upstream budgets and circuit breakers', () => {
       const upstream = client(sources());
       const said = await failure(search(upstream, 0));
       expect(said.message).to.equal(
-        'openalex answered that its daily budget (UTC day) is spent (HTTP 429); it is not asked again until 2026-05-02T00:00:00.000Z',
+        'openalex answered that its daily budget (UTC day) is spent (HTTP 429: Daily limit exceeded); it is not asked again until 2026-05-02T00:00:00.000Z',
       );
       const refused = await failure(upstream.getJson('openalex', { path: '/works/W2', kind: 'singleton' }));
       expect(refused.message).to.equal('openalex was not asked: openalex said its daily budget (UTC day) is spent; it resets at 2026-05-02T00:00:00.000Z');

@@ -46,6 +46,12 @@ export const ERRORS: readonly ErrorDefinition[] = [
     description: 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.',
   },
   { code: 'rate_limited', status: 429, response: 'RateLimited', description: 'Too many requests with this key; wait the seconds given in Retry-After.' },
+  // Never answered: the caller that cancelled has gone. The call log says it, and nothing is charged.
+  {
+    code: 'cancelled',
+    status: 499,
+    description: 'The caller cancelled the call before it finished (an agent cancelled it or closed its stream); nothing is charged.',
+  },
   { code: 'internal', status: 500, response: 'Internal', description: 'Unexpected server-side failure.' },
   {
     code: 'upstream_error',

@@ -16,6 +16,7 @@ export const errorStatus = {
   payload_too_large: 413,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  cancelled: 499,
   internal: 500,
   upstream_error: 502,
   temporarily_unavailable: 503,

@@ -5,9 +5,17 @@ import { readFigure, type FigureRow } from './store.ts';
 
 const SETTLED = new Set(['finished', 'failed']);
 
-/** The figure once finished or failed, or as it stands after `waitMs`. */
-export async function waitForFigure(db: Knex, id: string, waitMs: number, runner?: FigureJobRunner): Promise<FigureRow> {
+/** The figure once finished or failed, or as it stands after `waitMs`; `onStatus` hears its status when first read and at each change. */
+export async function waitForFigure(
+  db: Knex,
+  id: string,
+  waitMs: number,
+  runner?: FigureJobRunner,
+  onStatus?: (status: FigureRow['status']) => void,
+): Promise<FigureRow> {
   let figure = (await readFigure(db, id))!;
+  let told = figure.status;
+  onStatus?.(told);
   if (waitMs <= 0 || SETTLED.has(figure.status)) return figure;
   const deadline = Date.now() + waitMs;
   while (!SETTLED.has(figure.status) && Date.now() < deadline) {
@@ -25,6 +33,7 @@ export async function waitForFigure(db: Knex, id: string, waitMs: number, runner
       runner?.on('settled', onSettled);
     });
     figure = (await readFigure(db, id))!;
+    if (figure.status !== told) onStatus?.((told = figure.status));
   }
   return figure;
 }

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import type { Route } from '../../generated/routes.ts';
 import type { ToolMetadata } from '../../generated/tools.ts';
 import type { ToolOutcome } from '../../generated/types.ts';
+import { untilCancelled } from '../cancellation.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { FigureJobRunner } from '../figures/runner.ts';
@@ -28,7 +29,7 @@ import {
   type CallRecord,
   type LedgerGate,
 } from '../ledger/index.ts';
-import type { ToolContext } from '../tools/context.ts';
+import type { ProgressReporter, ToolContext } from '../tools/context.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { applyDefaults, checkConstraints } from './arguments.ts';
 import { toApiError } from './error-middleware.ts';
@@ -63,6 +64,10 @@ export interface ToolCallRequest {
   onRateLimitCounted?(headers: Record<string, string>): void;
   /** Receives the account's balance when the call's ledger writes read it, so the answer can say it without another read. */
   onBalance?(balance: number): void;
+  /** Aborted when the caller cancels (an agent's cancellation): the call fails as `cancelled`, its hold released, nothing more asked upstream. */
+  signal?: AbortSignal;
+  /** Told how a long call goes (an agent that sent a progress token). */
+  progress?: ProgressReporter;
 }
 
 /** The JSON of a successful call (spec part 2.2). */
@@ -76,7 +81,16 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
 
   return (request) => inFlight.track(runToolCall(request));
 
-  async function runToolCall({ tool, caller, transport, readArguments, onRateLimitCounted, onBalance }: ToolCallRequest): Promise<ToolCallResult> {
+  async function runToolCall({
+    tool,
+    caller,
+    transport,
+    readArguments,
+    onRateLimitCounted,
+    onBalance,
+    signal,
+    progress,
+  }: ToolCallRequest): Promise<ToolCallResult> {
     const calledAt = performance.now();
     const callId = newCallId();
     const held = { callId, accountId: caller.accountId, credits: tool.credits };
@@ -119,14 +133,16 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
         accountId: caller.accountId,
         config,
         db,
-        upstream: admission ? upstream.forCall(admission) : upstream,
+        upstream: admission || signal ? upstream.forCall(admission, signal) : upstream,
         figures,
+        signal,
+        progress,
         // Made when a handler first logs: most calls never do, and a child logger per call is not free.
         get logger() {
           return (callLogger ??= logger.child({ call_id: callId, tool: tool.name }));
         },
       };
-      const ran = await handlers.get(tool.name)!(args as never, context).then(
+      const ran = await untilCancelled(handlers.get(tool.name)!(args as never, context), signal).then(
         (outcome) => ({ outcome, capturedWithHold: ahead?.captureWithHold(record()) ?? false }),
         (failure: unknown) => ({ failure }),
       );

@@ -52,8 +52,14 @@ export async function submitFigure(
   }
   context.figures.wake();
   context.logger.info({ figure_id: inserted.figure.id, price }, 'figure queued');
-  return waitForFigure(context.db, inserted.figure.id, context.config.figureSyncWaitMs, context.figures);
+  const { progress } = context;
+  const onStatus = progress && ((status: FigureRow['status']) => progress(RENDER_STEPS[status], 3, `figure ${inserted.figure.id}: ${RENDER_STATES[status]}`));
+  return waitForFigure(context.db, inserted.figure.id, context.config.figureSyncWaitMs, context.figures, onStatus);
 }
+
+/** A figure's render states as progress steps of three, and as words. */
+const RENDER_STEPS: Record<FigureRow['status'], number> = { pending: 1, rendering: 2, finished: 3, failed: 3 };
+const RENDER_STATES: Record<FigureRow['status'], string> = { pending: 'queued', rendering: 'rendering', finished: 'finished', failed: 'failed' };
 
 function publicStatus(figure: FigureRow): 'pending' | 'finished' | 'failed' {
   return figure.status === 'rendering' ? 'pending' : figure.status;

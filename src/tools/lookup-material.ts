@@ -64,7 +64,7 @@ export const lookupMaterial: ToolHandler<LookupMaterialArgs, Data, ToolContext> 
         ? mp.searchSummary(upstream, step.criteria, { stableOnly: args.stable_only, limit })
         : cod.searchEntries(upstream, step.criteria, limit),
   }));
-  const fan = await fanOut(calls, (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'));
+  const fan = await fanOut(calls, (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'), context.progress);
   const lists = fan.answered.map(({ source, value }) => value.materials.map((material) => ({ source, material, retrievedAt: value.retrievedAt })));
   const shown = interleave(lists, limit);
   const records = shown.map(({ source, material, retrievedAt }) =>

@@ -6,6 +6,7 @@
 import type { SourceId, ToolOutcome, ToolRecord } from '../../generated/types.ts';
 import { ApiError } from '../errors.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import type { ProgressReporter } from './context.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 
 /** A copy without the keys whose value is undefined or null: fields that do not apply are omitted. */
@@ -56,9 +57,25 @@ export function describeFailure(source: SourceId, error: unknown): string {
   return `${source} gave an answer that could not be read`;
 }
 
-/** Calls the sources in parallel; each answers or fails on its own. */
-export async function fanOut<T>(calls: Array<SourceCall<T>>, onUnexpected?: (source: SourceId, error: unknown) => void): Promise<FanOut<T>> {
-  const settled = await Promise.allSettled(calls.map((call) => call.run()));
+/** Calls the sources in parallel; each answers or fails on its own, and each one done is reported to `progress`. */
+export async function fanOut<T>(
+  calls: Array<SourceCall<T>>,
+  onUnexpected?: (source: SourceId, error: unknown) => void,
+  progress?: ProgressReporter,
+): Promise<FanOut<T>> {
+  let done = 0;
+  const report = (source: SourceId, outcome: string) => {
+    done += 1;
+    progress?.(done, calls.length, `${source} ${outcome} (${done} of ${count(calls.length, 'source')})`);
+  };
+  const settled = await Promise.allSettled(
+    calls.map((call) =>
+      call.run().then(
+        (value) => (report(call.source, 'answered'), value),
+        (error: unknown) => (report(call.source, 'failed'), Promise.reject(error)),
+      ),
+    ),
+  );
   const result: FanOut<T> = { answered: [], failed: [] };
   settled.forEach((outcome, index) => {
     const source = calls[index]!.source;

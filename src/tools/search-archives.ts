@@ -32,6 +32,7 @@ export const searchArchives: ToolHandler<SearchArchivesArgs, Data, ToolContext> 
   const fan = await fanOut(
     args.sources.map((source) => ({ source, run: () => SEARCHES[source](context, query) })),
     (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'),
+    context.progress,
   );
   const lists = fan.answered.map(({ source, value }) =>
     value.items.map((item) =>

@@ -72,6 +72,7 @@ export const searchDatasets: ToolHandler<SearchDatasetsArgs, SearchDatasetsData,
   const fan = await fanOut(
     sources.map((source) => ({ source, run: () => searchers[source](context.upstream, search) })),
     (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'),
+    context.progress,
   );
   const lists = fan.answered.map(({ source, value }) =>
     value.datasets.map((dataset) => ({ source: source as DatasetSource, dataset, retrievedAt: value.retrievedAt })),

@@ -32,7 +32,7 @@ export const searchExpressionData: ToolHandler<SearchExpressionDataArgs, Data, T
   if (args.query) {
     calls.push({ source: geo.SOURCE, run: async () => ({ kind: 'series', ...(await geo.searchSeries(upstream, args.query!, args.organism, args.limit)) }) });
   }
-  const fan = await fanOut(calls, (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'));
+  const fan = await fanOut(calls, (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'), context.progress);
 
   const records: Array<ToolRecord<Data>> = [];
   const sentences: string[] = [];

@@ -48,6 +48,7 @@ export const searchGrants: ToolHandler<SearchGrantsArgs, SearchGrantsData, ToolC
   const fan = await fanOut(
     funders.map((funder) => ({ source: funder, run: () => searchers[funder](context.upstream, search) })),
     (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'),
+    context.progress,
   );
   const lists = fan.answered.map(({ source, value }) => onePerProject(value.grants).map((grant) => ({ source, grant, retrievedAt: value.retrievedAt })));
   const records = interleave(lists, args.limit).map(({ source, grant, retrievedAt }) =>

@@ -70,6 +70,7 @@ export const searchPapers: ToolHandler<SearchPapersArgs, SearchPapersData, ToolC
   const fan = await fanOut(
     args.sources.map((source) => ({ source, run: () => searchers[source](context.upstream, asked) })),
     (source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'),
+    context.progress,
   );
   const lists = fan.answered.map(({ source, value }) => ({
     source: source as LiteratureSource,

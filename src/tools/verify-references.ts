@@ -16,7 +16,7 @@ import { decide, hasRetractedTitle, type Candidate, type Verdict } from '../lite
 import type { Paper } from '../literature/paper.ts';
 import { parseReference, referencesOf, type ParsedReference } from '../literature/references.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import type { ToolContext } from './context.ts';
+import type { ProgressReporter, ToolContext } from './context.ts';
 import { assemble, count, describeFailure, fanOutOfItems, makeRecord } from './result.ts';
 
 export const MAX_REFERENCES = tools.verify_references.limits.references;
@@ -203,14 +203,27 @@ export function referencesFromArgs(args: VerifyReferencesArgs): string[] {
   return references;
 }
 
-export async function checkAll(upstream: UpstreamClient, references: string[]): Promise<Checked[]> {
+/** Checks every reference, a few at a time, reporting each one checked; once `signal` aborts, the references not yet begun are never begun. */
+export async function checkAll(
+  upstream: UpstreamClient,
+  references: string[],
+  options: { signal?: AbortSignal; progress?: ProgressReporter } = {},
+): Promise<Checked[]> {
   const queue = new PQueue({ concurrency: PARALLEL_REFERENCES });
-  return Promise.all(references.map((raw, index) => queue.add(() => checkReference(upstream, index + 1, raw)) as Promise<Checked>));
+  let done = 0;
+  const check = async (raw: string, index: number): Promise<Checked> => {
+    options.signal?.throwIfAborted();
+    const checked = await checkReference(upstream, index + 1, raw);
+    done += 1;
+    options.progress?.(done, references.length, `${done} of ${count(references.length, 'reference')} checked`);
+    return checked;
+  };
+  return Promise.all(references.map((raw, index) => queue.add(() => check(raw, index)) as Promise<Checked>));
 }
 
 export const verifyReferences: ToolHandler<VerifyReferencesArgs, VerifyReferencesData, ToolContext> = async (args, context) => {
   const references = referencesFromArgs(args);
-  const checked = await checkAll(context.upstream, references);
+  const checked = await checkAll(context.upstream, references, { signal: context.signal, progress: context.progress });
   const fan = fanOutOfItems(checked, ['crossref', 'openalex'], 'reference');
   const tally = (status: string) => checked.filter((item) => item.verdict.status === status).length;
   const records = checked.map((item) => recordOf(context.upstream, item));

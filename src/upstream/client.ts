@@ -11,12 +11,14 @@
  * cache could not answer.
  */
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import got, { type PlainResponse, type Request } from 'got';
 import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { RequestKindOf, SourceId } from '../../generated/types.ts';
 import type { Config } from '../config.ts';
+import { cancelledError, untilCancelled } from '../cancellation.ts';
 import { ApiError } from '../errors.ts';
 import { bodySnippet, isHtml, reasonFromBody } from './body.ts';
 import { createResponseCache, type CachedAnswer, type ResponseCache } from './cache.ts';
@@ -39,6 +41,13 @@ class NotAdmitted extends Error {
     readonly reason: unknown,
   ) {
     super('the call was not admitted');
+  }
+}
+
+/** A request of a call that was cancelled (UpstreamClient.forCall): dropped from its queue, or cut off, and never sent again. */
+class CallCancelled extends Error {
+  constructor(readonly signal: AbortSignal) {
+    super('the call was cancelled');
   }
 }
 
@@ -130,6 +139,8 @@ export class UpstreamClient {
   readonly budgets: Budgets;
   readonly breakers: Breakers;
   readonly shared: SharedUpstreamState;
+  /** Set on a call's view (forCall): once aborted, the call's requests are dropped and no new one is sent. */
+  private signal: AbortSignal | undefined;
 
   constructor(private readonly options: UpstreamOptions) {
     this.contactEmail = options.contactEmail;
@@ -146,12 +157,16 @@ export class UpstreamClient {
   /**
    * This client as one call sees it while its credits are still being held: an answer from the
    * cache comes at once, but a request that has to go upstream first waits for `admission`, and
-   * fails with its error when it rejects. The view shares everything else (cache, limits,
-   * single-flight) with this client.
+   * fails with its error when it rejects. Once `signal` aborts (the call was cancelled), the call's
+   * requests waiting for their turn are dropped, the ones under way are cut off, and nothing more
+   * is sent. The view shares everything else (cache, limits, single-flight) with this client.
    */
-  forCall(admission: Promise<void>): UpstreamClient {
+  forCall(admission: Promise<void> | undefined, signal?: AbortSignal): UpstreamClient {
     const view = Object.create(this) as UpstreamClient;
     view.admission = admission;
+    view.signal = signal;
+    // Each request of the call waiting or under way listens to the signal: many at once is expected.
+    if (signal) setMaxListeners(0, signal);
     return view;
   }
 
@@ -191,6 +206,7 @@ export class UpstreamClient {
   }
 
   private async fetch<T, S extends SourceId>(id: S, request: UpstreamRequest<S>, decode: Decoder<T>): Promise<Fetched<T>> {
+    if (this.signal?.aborted) throw cancelledError();
     const source = this.source(id);
     const { url, form, json, headers, shownUrl } = this.prepare(source, request);
     const method = request.method ?? (form || json !== undefined ? 'POST' : 'GET');
@@ -208,9 +224,14 @@ export class UpstreamClient {
       );
     }
     try {
-      const answer = await pending;
+      const answer = await untilCancelled(pending, this.signal);
       return { body: decode(answer, source), retrievedAt: answer.retrievedAt, fromCache: answer.fromCache, url: shownUrl };
     } catch (error) {
+      if (error instanceof CallCancelled) {
+        if (error.signal === this.signal) throw cancelledError();
+        // The request was joined to another call's, which was cancelled: this call asks for itself.
+        return this.fetch(id, request, decode);
+      }
       if (error instanceof NotAdmitted) {
         if (error.admission === this.admission) throw error.reason;
         // The request was joined to another call's, which was not admitted: this call asks for itself.
@@ -256,13 +277,19 @@ export class UpstreamClient {
     const admission = this.admission;
     if (admission) await admission.catch((reason: unknown) => Promise.reject(new NotAdmitted(admission, reason)));
     // A probe of a source whose breaker was open is one attempt: it asks whether the source is back, nothing more.
-    const fresh = await this.breakers.run(source.id, () => this.withRetries(source, call, this.breakers.stateOf(source.id) === 'half-open' ? 1 : undefined));
+    const probe = this.breakers.stateOf(source.id) === 'half-open';
+    const fresh = await this.breakers.run(source.id, () => this.withRetries(source, call, this.signal, probe ? 1 : undefined));
     call.decode(fresh, source); // a body that does not decode is an error, and is never cached
     await this.cache.set(cacheKey, fresh, source.cacheTtlS);
     return { ...fresh, fromCache: false };
   }
 
-  private async withRetries(source: ResolvedSource, call: PreparedCall, maxAttempts = this.retry.maxAttempts): Promise<CachedAnswer> {
+  private async withRetries(
+    source: ResolvedSource,
+    call: PreparedCall,
+    signal: AbortSignal | undefined,
+    maxAttempts = this.retry.maxAttempts,
+  ): Promise<CachedAnswer> {
     const budgetMs = source.timeoutMs * this.retry.totalTimeoutFactor;
     const deadline = this.clock.now() + budgetMs;
     let lastError: UpstreamError | undefined;
@@ -271,13 +298,19 @@ export class UpstreamClient {
       if (remaining <= 0) break;
       try {
         // The time left is measured when the queue lets the attempt go, so waiting for the rate limit counts too.
-        const answer = await this.limiter.run(source.hostGroup, async () => {
-          if (deadline - this.clock.now() <= 0) return undefined;
-          // Every attempt is a request the upstream counts; one the budget refuses is not sent.
-          await this.budgets.take(source, call.kind, deadline);
-          const left = deadline - this.clock.now();
-          return left > 0 ? this.attempt(source, call, Math.min(source.timeoutMs, left)) : undefined;
-        });
+        const answer = await this.limiter.run(
+          source.hostGroup,
+          async () => {
+            if (signal?.aborted) throw new CallCancelled(signal);
+            if (deadline - this.clock.now() <= 0) return undefined;
+            // Every attempt is a request the upstream counts; one the budget refuses is not sent.
+            await this.budgets.take(source, call.kind, deadline);
+            if (signal?.aborted) throw new CallCancelled(signal);
+            const left = deadline - this.clock.now();
+            return left > 0 ? this.attempt(source, call, Math.min(source.timeoutMs, left), signal) : undefined;
+          },
+          signal,
+        );
         if (answer) return answer;
         // No time was left once the rate limit let it go: report the last real failure, if any.
         lastError ??= new UpstreamError(
@@ -287,6 +320,8 @@ export class UpstreamClient {
         );
         break;
       } catch (error) {
+        // Dropped from the queue, or cut off while under way: not a failure of the source.
+        if (signal?.aborted) throw new CallCancelled(signal);
         if (!(error instanceof UpstreamError)) throw error;
         lastError = error;
         if (!error.retryable || attempt === maxAttempts) break;
@@ -308,7 +343,7 @@ export class UpstreamClient {
           { source: source.id, attempt, delay_ms: delay, reason: withoutKey(source, error.message) },
           'upstream attempt failed; retrying',
         );
-        await this.clock.sleep(delay);
+        await untilCancelled(this.clock.sleep(delay), signal).catch(() => Promise.reject(new CallCancelled(signal!)));
       }
     }
     const failure = lastError ?? new UpstreamError(source.id, 'timeout', `${source.id} did not answer within ${budgetMs} ms`);
@@ -316,9 +351,10 @@ export class UpstreamClient {
     throw failure;
   }
 
-  private async attempt(source: ResolvedSource, call: PreparedCall, timeoutMs: number): Promise<CachedAnswer> {
+  private async attempt(source: ResolvedSource, call: PreparedCall, timeoutMs: number, signal: AbortSignal | undefined): Promise<CachedAnswer> {
     const origin = new URL(call.url).origin;
     const stream = this.http.stream(call.url, {
+      signal,
       method: call.method,
       form: call.form,
       json: call.json,
@@ -333,6 +369,7 @@ export class UpstreamClient {
     try {
       read = await readBounded(stream, source.maxBodyBytes);
     } catch (error) {
+      if (signal?.aborted) throw new CallCancelled(signal);
       const failure = fromRequestError(source, error as Error & { code?: string }, source.timeoutMs);
       metrics.upstreamRequest(source.id, failure.kind, took());
       throw failure;

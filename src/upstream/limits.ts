@@ -4,6 +4,7 @@
  * is injectable so that tests can run minutes of pacing without waiting for them.
  */
 import PQueue from 'p-queue';
+import { untilCancelled } from '../cancellation.ts';
 import { realClock, type Clock } from '../clock.ts';
 import { hostGroupLimit, type HostGroupLimit } from './sources.ts';
 
@@ -17,21 +18,24 @@ export class HostGroupLimiter {
     private readonly clock: Clock = realClock,
   ) {}
 
-  /** Runs `task` when the group's limits allow it. */
-  run<T>(group: string, task: () => Promise<T>): Promise<T> {
-    return this.queue(group).add(async () => {
-      await this.paced(group);
-      return task();
-    }) as Promise<T>;
+  /** Runs `task` when the group's limits allow it; once `signal` aborts, a task still waiting for its turn is dropped (the promise rejects) without running. */
+  run<T>(group: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.queue(group).add(
+      async () => {
+        await this.paced(group, signal);
+        return task();
+      },
+      { signal },
+    ) as Promise<T>;
   }
 
-  /** Waits for the group's next start time and reserves the one after it (synchronously, so concurrent starts stay spaced). */
-  private async paced(group: string): Promise<void> {
+  /** Waits for the group's next start time and reserves the one after it (synchronously, so concurrent starts stay spaced); an abort ends the wait early. */
+  private async paced(group: string, signal: AbortSignal | undefined): Promise<void> {
     const spacingMs = 1000 / this.limitOf(group).requestsPerSecond;
     const now = this.clock.now();
     const start = Math.max(now, this.nextStart.get(group) ?? now);
     this.nextStart.set(group, start + spacingMs);
-    if (start > now) await this.clock.sleep(start - now);
+    if (start > now) await untilCancelled(this.clock.sleep(start - now), signal);
   }
 
   private queue(group: string): PQueue {

@@ -28,6 +28,10 @@ export interface Hit {
   headers: IncomingMessage['headers'];
   body: string;
   at: number;
+  /** The answer was sent in full. */
+  answered: boolean;
+  /** The client closed the request before its answer was sent (it cut the request off). */
+  abandoned: boolean;
 }
 
 /** A reply worked out from the request: a fake that keeps state (counts a quota, for example). */
@@ -47,6 +51,9 @@ export interface FakeUpstream {
   /** Requests to any path under `prefix` (and not routed exactly) get `respond`'s reply. */
   under(prefix: string, respond: Responder): void;
   hitsOn(path: string): Hit[];
+  /** From now on no answer is sent (a request waits, after its reply's delay) until `release`. */
+  hold(): void;
+  release(): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -63,6 +70,10 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
   const prefixes = new Map<string, Responder>();
   const hits: Hit[] = [];
   const sockets = new Set<Socket>();
+  let held: { until: Promise<void>; release(): void } | undefined;
+  const answerable = async (): Promise<void> => {
+    while (held) await held.until;
+  };
 
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -76,8 +87,12 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
         headers: request.headers,
         body: Buffer.concat(chunks).toString(),
         at: now(),
+        answered: false,
+        abandoned: false,
       };
       hits.push(hit);
+      response.once('finish', () => (hit.answered = true));
+      response.once('close', () => (hit.abandoned = !hit.answered));
       const route = routes.get(url.pathname);
       const prefix = [...prefixes.keys()].find((candidate) => url.pathname.startsWith(candidate));
       if (!route && prefix === undefined) {
@@ -89,7 +104,7 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
         reply = route.replies[Math.min(route.served, route.replies.length - 1)]!;
         route.served += 1;
       } else reply = prefixes.get(prefix!)!;
-      void serve(typeof reply === 'function' ? reply(hit) : reply, request, response);
+      void serve(typeof reply === 'function' ? reply(hit) : reply, request, response, answerable);
     });
   });
   server.on('connection', (socket) => {
@@ -113,6 +128,17 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
       prefixes.set(prefix, respond);
     },
     hitsOn: (path) => hits.filter((hit) => hit.path === path),
+    hold() {
+      if (held) return;
+      let release!: () => void;
+      const until = new Promise<void>((resolve) => (release = resolve));
+      held = { until, release };
+    },
+    release() {
+      const was = held;
+      held = undefined;
+      was?.release();
+    },
     reset() {
       routes.clear();
       prefixes.clear();
@@ -151,7 +177,7 @@ async function pump(sink: Writable, response: ServerResponse, chunk: Buffer, tot
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function serve(reply: Reply, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function serve(reply: Reply, request: IncomingMessage, response: ServerResponse, answerable: () => Promise<void>): Promise<void> {
   if ('fault' in reply) {
     switch (reply.fault) {
       case 'no_answer':
@@ -192,6 +218,8 @@ async function serve(reply: Reply, request: IncomingMessage, response: ServerRes
     }
   }
   if (reply.delayMs) await sleep(reply.delayMs);
+  await answerable();
+  if (response.destroyed) return;
   const headers: Record<string, string> = { 'content-type': reply.contentType ?? 'application/json', ...reply.headers };
   let body: Buffer = Buffer.from(reply.body);
   if (reply.gzip) {

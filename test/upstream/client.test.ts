@@ -1,9 +1,11 @@
 import { expect } from 'chai';
+import { ApiError } from '../../src/errors.ts';
 import { MemoryCache } from '../../src/upstream/cache.ts';
 import { parseRetryAfter, UpstreamClient } from '../../src/upstream/client.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { describeRecordings, recording } from '../connectors/recordings.ts';
 import { FastForwardClock } from '../support/clock.ts';
+import { eventually } from '../support/eventually.ts';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 
 /** The clients' waits skip ahead on this clock, and the fake upstream stamps each request with it. */
@@ -251,6 +253,73 @@ describe('the upstream HTTP layer', () => {
       expect(first).to.deep.equal({ status: 'rejected', reason: refusal });
       expect(second.status === 'fulfilled' && second.value.body).to.deep.equal({ n: 6 });
       expect(fake.hits).to.have.length(1);
+    });
+  });
+
+  describe("a call's view, once the call is cancelled", () => {
+    afterEach(() => fake.release());
+
+    async function cancelled(promise: Promise<unknown>): Promise<string> {
+      return promise.then(
+        () => 'answered',
+        (error: unknown) => (error instanceof ApiError ? error.code : String(error)),
+      );
+    }
+
+    it('sends nothing when the call was cancelled before it asked', async () => {
+      fake.on('/query', json({ n: 1 }));
+      const view = clientFor(fake).forCall(undefined, AbortSignal.abort());
+      expect(await cancelled(view.getJson('usgs-earthquakes', { path: '/query' }))).to.equal('cancelled');
+      expect(fake.hits).to.have.length(0);
+    });
+
+    it('cuts off the request under way, and drops the ones waiting for their turn: none of them is ever sent', async () => {
+      // Crossref takes one request at a time: the second and third wait in its queue.
+      fake.on('/works', json({ status: 'ok', message: { items: [] } }));
+      fake.hold();
+      // A timeout far beyond the test's: only the cancellation can cut the request off.
+      const client = clientFor(fake, { timeoutMs: 60_000 });
+      const cancel = new AbortController();
+      const view = client.forCall(undefined, cancel.signal);
+      const asked = [1, 2, 3].map((page) => cancelled(view.getJson('crossref', { path: '/works', searchParams: { page } })));
+      await eventually(
+        async () => fake.hits.length,
+        (count) => count === 1,
+      );
+      cancel.abort();
+      expect(await Promise.all(asked)).to.deep.equal(['cancelled', 'cancelled', 'cancelled']);
+      await eventually(
+        async () => fake.hits[0]!.abandoned,
+        (abandoned) => abandoned,
+      );
+      fake.release();
+      // Another call's request through the same queue comes after anything the cancelled one had left in it.
+      await client.getJson('crossref', { path: '/works', searchParams: { page: 4 } });
+      expect(fake.hits.map((hit) => hit.query.get('page'))).to.deep.equal(['1', '4']);
+      expect(fake.hits[0]!.abandoned).to.equal(true);
+    });
+
+    it("another call's identical request, joined to the cancelled one's, asks for itself", async () => {
+      fake.on('/query', json({ n: 7 }));
+      fake.hold();
+      // A timeout far beyond the test's: only the cancellation can cut the request off.
+      const client = clientFor(fake, { timeoutMs: 60_000 });
+      const cancel = new AbortController();
+      const first = cancelled(client.forCall(undefined, cancel.signal).getJson('usgs-earthquakes', { path: '/query' }));
+      const second = client.getJson('usgs-earthquakes', { path: '/query' });
+      await eventually(
+        async () => fake.hits.length,
+        (count) => count === 1,
+      );
+      cancel.abort();
+      expect(await first).to.equal('cancelled');
+      await eventually(
+        async () => fake.hits[0]!.abandoned,
+        (abandoned) => abandoned,
+      );
+      fake.release();
+      expect((await second).body).to.deep.equal({ n: 7 });
+      expect(fake.hits.map((hit) => hit.abandoned)).to.deep.equal([true, false]);
     });
   });
 

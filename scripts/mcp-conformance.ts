@@ -8,7 +8,8 @@
  *     its own), and passes everything else through unchanged, Host and Origin included;
  *  3. runs the server scenarios that apply to a server without the suite's own test tools, with the
  *     Node 22 the suite needs, both installed under scripts/mcp-conformance/ by
- *     `npm run mcp:conformance:install` (npm registry, once).
+ *     `npm run mcp:conformance:install` (npm registry, once; it installs the MCP Inspector too,
+ *     which test/server/mcp-clients.test.ts runs on the same Node 22).
  *
  * Exits 0 when every check of every scenario passes, 1 otherwise (2 when the suite is not installed).
  */
@@ -29,8 +30,11 @@ import { createApp } from '../src/server/app.ts';
 export const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 
 const suiteFolder = fileURLToPath(new URL('./mcp-conformance/', import.meta.url));
-const node22 = path.join(suiteFolder, 'node_modules/node/bin/node');
+/** The Node 22 that the suite and the MCP Inspector need (the server runs on Node 20). */
+export const node22 = path.join(suiteFolder, 'node_modules/node/bin/node');
 const suite = path.join(suiteFolder, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** The MCP Inspector, installed beside the suite; its `--cli` mode is one of the clients the tests drive /mcp with. */
+export const inspector = path.join(suiteFolder, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 
 interface Check {
   id: string;

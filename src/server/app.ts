@@ -102,7 +102,8 @@ export async function createApp({
   app.locals.inFlight = inFlight;
   const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, batches, inFlight };
   // Tool calls first, so that they do not pass through every router below (the hot path).
-  const callTool = toolCallHandler({ db, limits, keys, runToolCall: createToolCallRunner(services), validateRequest: createRequestValidator(openapi) });
+  const runToolCall = createToolCallRunner(services);
+  const callTool = toolCallHandler({ db, limits, keys, runToolCall, validateRequest: createRequestValidator(openapi) });
   const toolCalls: RequestHandler = (request, response, next) => (isToolName(String(request.params.tool)) ? callTool(request, response, next) : next());
   app.post('/api/v1/:tool', toolCalls);
   app.get('/metrics', metricsHandler(config.metricsToken));
@@ -123,9 +124,22 @@ export async function createApp({
   app.all('/api/v1/:tool', (request) => {
     throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to describe a tool and POST to call it`);
   });
-  // Agents poll get_figure rather than hold a call open, so figure tools answer pending at once.
+  // Agents poll get_figure rather than hold a call open, so figure tools answer pending at once; an agent
+  // that sent a progress token is told the render states instead, and waits for the image as REST does.
   const agentServices = { ...services, config: { ...config, figureSyncWaitMs: 0 } };
-  app.use('/mcp', mcpRouter({ db, logger, limits, keys, publicBaseUrl: config.publicBaseUrl, files, runToolCall: createToolCallRunner(agentServices) }));
+  app.use(
+    '/mcp',
+    mcpRouter({
+      db,
+      logger,
+      limits,
+      keys,
+      publicBaseUrl: config.publicBaseUrl,
+      files,
+      runToolCall: createToolCallRunner(agentServices),
+      runToolCallWithProgress: runToolCall,
+    }),
+  );
   app.use((request) => {
     throw new ApiError('not_found', `nothing at ${request.method} ${request.path}; the API lives under /api/v1`);
   });

@@ -114,10 +114,11 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
     });
   });
 
-  describe('failures are tool results with isError, the REST error object, and cost nothing', () => {
+  describe('failures are tool results with isError, the REST error object as text, and cost nothing', () => {
     async function expectToolError(answer: Awaited<ReturnType<typeof callTool>>, error: { code: string; message: string }): Promise<void> {
       expect(answer.isError).to.equal(true);
-      expect(answer.structuredContent).to.deep.equal({ error });
+      // No structuredContent: clients check it against the tool's output schema, which describes a success.
+      expect(answer.structuredContent).to.equal(undefined);
       expect(answer.content).to.deep.equal([{ type: 'text', text: JSON.stringify({ error }) }]);
     }
 
@@ -279,8 +280,10 @@ describeOnEachEngine('the per-key rate limit shared by REST and MCP', (engine) =
 
       const limited = await callTool(client, 'list_capabilities');
       expect(limited.isError).to.equal(true);
-      expect(limited.structuredContent.error.code).to.equal('rate_limited');
-      expect(limited.structuredContent.error.message).to.match(/^more than 60 requests per minute with this key; retry in \d+ s$/);
+      const { error } = JSON.parse((limited.content[0] as { text: string }).text) as { error: { code: string; message: string; retry_after_s: number } };
+      expect(error.code).to.equal('rate_limited');
+      expect(error.message).to.match(/^more than 60 requests per minute with this key; retry in \d+ s$/);
+      expect(error.message).to.equal(`more than 60 requests per minute with this key; retry in ${error.retry_after_s} s`);
       const rest = await call(server.baseUrl, '/api/v1/list_capabilities', { key: caller.key, body: {} });
       expect([rest.status, rest.body.error.code]).to.deep.equal([429, 'rate_limited']);
     } finally {

@@ -1204,7 +1204,7 @@ export const tools = {
   check_retractions: {
     name: 'check_retractions',
     title: 'Check retractions',
-    description: 'Checks DOIs for retractions, corrections and expressions of concern. Returns one record per DOI with notice DOI, date and source. At most 100 DOIs per call.',
+    description: 'Checks DOIs for retractions, corrections and expressions of concern: notice DOI, date and source.',
     pack: 'general',
     credits: 2,
     limits: {
@@ -1239,7 +1239,7 @@ export const tools = {
       properties: {
         dois: {
           type: 'array',
-          description: 'DOIs (bare or resolver URLs), at most 100.',
+          description: 'Bare DOIs or resolver URLs.',
           minItems: 1,
           maxItems: 100,
           items: {
@@ -1249,7 +1249,7 @@ export const tools = {
         },
         references: {
           type: 'string',
-          description: 'Text containing DOIs; only references that include a DOI are checked.',
+          description: 'Text with DOIs; at most 100 DOIs in all.',
           minLength: 1,
         },
       },
@@ -1264,7 +1264,7 @@ export const tools = {
   create_figure: {
     name: 'create_figure',
     title: 'Create figure',
-    description: 'Makes a schematic-type figure (mechanism or pathway diagram, workflow, study design, graphical abstract) from a description. Not for plots of numeric data. Returns an image URL in files, or a pending result with figure_id (poll get_figure about every 30 seconds). 0 credits at call time; the figure\'s cost is charged when its image is finished and reported in extra.credits_used.',
+    description: 'Draws a schematic figure (mechanism, pathway, workflow, study design, graphical abstract) from a description; not for data plots. Returns the image URL, or pending with figure_id: poll get_figure every 30 s.',
     pack: 'general',
     credits: 0,
     figurePriceCredits: 5,
@@ -1304,13 +1304,11 @@ export const tools = {
         },
         kind: {
           type: 'string',
-          description: 'Kind of figure. Default schematic.',
           enum: ['mechanism', 'workflow', 'graphical_abstract', 'schematic', 'poster_panel'],
           default: 'schematic',
         },
         style: {
           type: 'string',
-          description: 'Visual style. Default nature.',
           enum: ['nature', 'cell', 'minimal_line', 'flat_color', 'textbook'],
           default: 'nature',
         },
@@ -1324,7 +1322,6 @@ export const tools = {
         },
         aspect_ratio: {
           type: 'string',
-          description: 'Aspect ratio. Default 16:9 for graphical_abstract and workflow kinds, otherwise 4:3.',
           enum: ['16:9', '4:3', '1:1', '3:4', '9:16'],
           'x-default-from': {
             field: 'kind',
@@ -1342,7 +1339,7 @@ export const tools = {
   edit_figure: {
     name: 'edit_figure',
     title: 'Edit figure',
-    description: 'Changes an earlier figure by a plain-language instruction; returns a new image (a new figure with its own figure_id) and keeps the original. Answers pending when still rendering (poll get_figure). 0 credits at call time; the figure\'s cost is charged when its image is finished and reported in extra.credits_used.',
+    description: 'Makes a new figure from an earlier one by a plain-language instruction; the original stays. Poll get_figure while it renders.',
     pack: 'general',
     credits: 0,
     figurePriceCredits: 5,
@@ -1362,12 +1359,12 @@ export const tools = {
       properties: {
         figure_id: {
           type: 'string',
-          description: 'Id returned by create_figure, edit_figure or get_figure.',
+          description: 'From create_figure, edit_figure or get_figure.',
           minLength: 1,
         },
         instruction: {
           type: 'string',
-          description: 'What to change; one or two changes per call work best.',
+          description: 'What to change; one or two changes work best.',
           minLength: 1,
         },
       },
@@ -1377,7 +1374,7 @@ export const tools = {
   find_series: {
     name: 'find_series',
     title: 'Find statistical series',
-    description: 'Finds official statistical series. Returns candidates, each with a series_id to pass to get_series. The query should name the country.',
+    description: 'Finds official statistical series; each has a series_id for get_series. Name the country in the query.',
     pack: 'general',
     credits: 1,
     limits: {},
@@ -1438,7 +1435,6 @@ export const tools = {
         },
         sources: {
           type: 'array',
-          description: 'Any of fred, world-bank, bls, oecd, eurostat, imf, owid, census. Default all.',
           minItems: 1,
           uniqueItems: true,
           items: {
@@ -1449,7 +1445,6 @@ export const tools = {
         },
         limit: {
           type: 'integer',
-          description: 'Candidates, default 10.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -1461,7 +1456,7 @@ export const tools = {
   get_air_quality: {
     name: 'get_air_quality',
     title: 'Get air quality',
-    description: 'Nearest monitoring stations within 25 km of a point and their daily mean values with units. Without start/end the 7 days up to today are returned (computed at call time).',
+    description: 'Daily pollutant means from the monitoring stations nearest a point (within 25 km).',
     pack: 'earth',
     credits: 1,
     limits: {},
@@ -1497,26 +1492,23 @@ export const tools = {
       properties: {
         latitude: {
           type: 'number',
-          description: 'Decimal degrees.',
           minimum: -90,
           maximum: 90,
         },
         longitude: {
           type: 'number',
-          description: 'Decimal degrees.',
           minimum: -180,
           maximum: 180,
         },
         radius_km: {
           type: 'number',
-          description: 'Search radius in km; default and maximum 25.',
+          description: 'Search radius in km.',
           exclusiveMinimum: 0,
           maximum: 25,
           default: 25,
         },
         pollutants: {
           type: 'array',
-          description: 'Any of pm25, pm10, no2, o3, so2, co. Default: all six.',
           minItems: 1,
           uniqueItems: true,
           items: {
@@ -1527,13 +1519,13 @@ export const tools = {
         },
         start: {
           type: 'string',
-          description: 'First day, YYYY-MM-DD. Default 7 days before end (computed at call time).',
+          description: 'First day. Default: 7 days before end.',
           format: 'date',
           pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
         },
         end: {
           type: 'string',
-          description: 'Last day, YYYY-MM-DD. Default today (computed at call time).',
+          description: 'Last day. Default: today.',
           format: 'date',
           pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
         },
@@ -1550,7 +1542,7 @@ export const tools = {
   get_figure: {
     name: 'get_figure',
     title: 'Get figure',
-    description: 'Returns the image URL when the figure is ready, otherwise says it is still rendering; repeat the call about 30 seconds later. The figure\'s cost is reported in extra.credits_used when it is finished; the call itself costs 0 credits.',
+    description: 'A figure\'s image URL once finished, else pending: ask again in about 30 s.',
     pack: 'general',
     credits: 0,
     limits: {},
@@ -1569,7 +1561,7 @@ export const tools = {
       properties: {
         figure_id: {
           type: 'string',
-          description: 'Id returned by create_figure or edit_figure.',
+          description: 'From create_figure or edit_figure.',
           minLength: 1,
         },
       },
@@ -1579,7 +1571,7 @@ export const tools = {
   get_paper: {
     name: 'get_paper',
     title: 'Get paper',
-    description: 'Looks up one paper; returns verified metadata, abstract, citation count, retraction flag, and an open-access link when one exists.',
+    description: 'One paper: verified metadata, abstract, citation count, retraction flag, open-access link.',
     pack: 'general',
     credits: 1,
     limits: {},
@@ -1623,7 +1615,7 @@ export const tools = {
       properties: {
         id: {
           type: 'string',
-          description: 'A DOI (bare 10.<prefix>/<suffix> or a resolver URL), pmid:<number>, PMC<number>, arxiv:<id> (or a bare arXiv id), or an OpenAlex work id beginning with W.',
+          description: 'DOI (bare or URL), pmid:<n>, PMC<n>, arxiv:<id> or an OpenAlex W id.',
           minLength: 1,
         },
       },
@@ -1633,7 +1625,7 @@ export const tools = {
   get_series: {
     name: 'get_series',
     title: 'Get statistical series',
-    description: 'Fetches observations of one series. Returns title, units, frequency, geography, dated values.',
+    description: 'Observations of one series: title, units, frequency, geography, dated values.',
     pack: 'general',
     credits: 1,
     limits: {},
@@ -1690,13 +1682,13 @@ export const tools = {
       properties: {
         series_id: {
           type: 'string',
-          description: 'A seriesId from find_series, shaped <source>:<id> with optional ?<dimension>=<CODE> parts.',
+          description: 'A series_id from find_series.',
           pattern: '^(fred|world-bank|bls|oecd|eurostat|imf|owid|census):.+$',
           minLength: 1,
         },
         start: {
           type: 'string',
-          description: 'First period: a year, or an ISO date (year-month or year-month-day).',
+          description: 'First period: YYYY, YYYY-MM or YYYY-MM-DD.',
           pattern: '^\\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\\d|3[01]))?)?$',
         },
         end: {
@@ -1706,7 +1698,7 @@ export const tools = {
         },
         country: {
           type: 'string',
-          description: 'ISO country code (two- or three-letter) for per-country sources world-bank, imf, owid, oecd, eurostat; overrides the country inside series_id.',
+          description: 'ISO code (2 or 3 letters), overriding series_id\'s.',
           pattern: '^[A-Za-z]{2,3}$',
         },
       },
@@ -1722,7 +1714,7 @@ export const tools = {
   get_structure: {
     name: 'get_structure',
     title: 'Get 3D structures',
-    description: 'Finds 3D structures: experimental entries (method, resolution, release date, organism, mmCIF/PDB download links) plus the predicted model for the accession (mean pLDDT, version). Give `id` or `query`.',
+    description: '3D structures: experimental entries (method, resolution, organism, mmCIF/PDB links) and the predicted model (mean pLDDT).',
     pack: 'life',
     credits: 1,
     limits: {},
@@ -1765,19 +1757,19 @@ export const tools = {
       properties: {
         id: {
           type: 'string',
-          description: 'PDB id (e.g. 4HHB) or UniProt accession (e.g. P05067).',
+          description: 'PDB id or UniProt accession.',
           minLength: 1,
           maxLength: 40,
         },
         query: {
           type: 'string',
-          description: 'Protein or gene name, for use when no id is known.',
+          description: 'Protein or gene name, when no id is known.',
           minLength: 1,
           maxLength: 200,
         },
         limit: {
           type: 'integer',
-          description: 'Experimental structures to return. Default 10.',
+          description: 'Experimental structures to return.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -1794,7 +1786,7 @@ export const tools = {
   get_water_data: {
     name: 'get_water_data',
     title: 'Get US water data',
-    description: 'Daily mean streamflow, gage height or water temperature from a monitoring site in the United States; when no site is given, lists sites in a state or bounding box. Without start/end the 30 days up to today are returned (computed at call time).',
+    description: 'Daily streamflow, gage height or water temperature at a US monitoring site; without a site, lists sites in a state or box.',
     pack: 'earth',
     credits: 1,
     limits: {},
@@ -1834,18 +1826,18 @@ export const tools = {
       properties: {
         site: {
           type: 'string',
-          description: 'Monitoring site number (e.g. 01646500; the USGS- prefix is accepted).',
+          description: 'e.g. 01646500; a USGS- prefix is accepted.',
           pattern: '^(USGS-)?\\d{8,15}$',
         },
         state: {
           type: 'string',
-          description: 'US state, two-letter code or full name, for listing sites.',
+          description: 'US state (code or name), to list sites.',
           minLength: 2,
           maxLength: 40,
         },
         bbox: {
           type: 'array',
-          description: '[west, south, east, north] in decimal degrees, for listing sites.',
+          description: '[west, south, east, north], to list sites.',
           minItems: 4,
           maxItems: 4,
           items: {
@@ -1856,25 +1848,24 @@ export const tools = {
         },
         parameter: {
           type: 'string',
-          description: 'streamflow (default), gage_height or water_temperature.',
           enum: ['streamflow', 'gage_height', 'water_temperature'],
           default: 'streamflow',
         },
         start: {
           type: 'string',
-          description: 'First day, YYYY-MM-DD. Default 30 days before end (computed at call time).',
+          description: 'First day. Default: 30 days before end.',
           format: 'date',
           pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
         },
         end: {
           type: 'string',
-          description: 'Last day, YYYY-MM-DD. Default today (computed at call time).',
+          description: 'Last day. Default: today.',
           format: 'date',
           pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
         },
         limit: {
           type: 'integer',
-          description: 'Sites listed when no site is given. Default 20.',
+          description: 'Sites listed when no site is given.',
           minimum: 1,
           maximum: 500,
           default: 20,
@@ -1895,7 +1886,7 @@ export const tools = {
   get_weather_history: {
     name: 'get_weather_history',
     title: 'Get historical weather',
-    description: 'Daily or monthly historical weather from 1981 onward at any point (gridded model data of about 50 km, not station records): temperature, precipitation, humidity, wind speed, solar radiation. At most 2,000 days per call when aggregate is daily; use monthly for long periods.',
+    description: 'Daily or monthly weather since 1981 anywhere, from a model grid of about 50 km (not stations): temperature, precipitation, humidity, wind, solar radiation.',
     pack: 'earth',
     credits: 1,
     limits: {},
@@ -1939,31 +1930,27 @@ export const tools = {
       properties: {
         latitude: {
           type: 'number',
-          description: 'Decimal degrees, north positive.',
           minimum: -90,
           maximum: 90,
         },
         longitude: {
           type: 'number',
-          description: 'Decimal degrees, east positive.',
           minimum: -180,
           maximum: 180,
         },
         start: {
           type: 'string',
-          description: 'First day, YYYY-MM-DD, not before 1981-01-01.',
+          description: 'First day, from 1981-01-01.',
           format: 'date',
           pattern: '^(198[1-9]|199\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
         },
         end: {
           type: 'string',
-          description: 'Last day, YYYY-MM-DD (not before start).',
           format: 'date',
           pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
         },
         variables: {
           type: 'array',
-          description: 'Any of temperature_max, temperature_min, temperature_mean, precipitation, relative_humidity, wind_speed, solar_radiation. Default: temperature_max, temperature_min, temperature_mean, precipitation.',
           minItems: 1,
           uniqueItems: true,
           items: {
@@ -1974,7 +1961,7 @@ export const tools = {
         },
         aggregate: {
           type: 'string',
-          description: 'daily (default; at most 2,000 days per call) or monthly (monthly means for long periods).',
+          description: 'daily (up to 2,000 days) or monthly means.',
           enum: ['daily', 'monthly'],
           default: 'daily',
         },
@@ -1999,7 +1986,7 @@ export const tools = {
   journal_info: {
     name: 'journal_info',
     title: 'Journal info',
-    description: 'Returns publisher, ISSNs, open-access status, whether listed in the open-access directory (DOAJ), article processing charge, works and citation counts, h-index, homepage, plain-language signals. Does not return the Journal Impact Factor.',
+    description: 'Journal facts: publisher, ISSNs, open access, DOAJ listing, APC, works, citations, h-index, homepage. No Impact Factor.',
     pack: 'general',
     credits: 1,
     limits: {},
@@ -2041,7 +2028,7 @@ export const tools = {
   list_capabilities: {
     name: 'list_capabilities',
     title: 'List capabilities',
-    description: 'Lists every capability with its tool names, discipline pack and data sources.',
+    description: 'Lists every capability with its tools, discipline pack and data sources.',
     pack: 'general',
     credits: 0,
     limits: {},
@@ -2060,7 +2047,7 @@ export const tools = {
       properties: {
         discipline: {
           type: 'string',
-          description: 'One of general, life, chem, earth, astro, humanities; restricts the list to that pack.',
+          description: 'Only the capabilities of this pack.',
           enum: ['general', 'life', 'chem', 'earth', 'astro', 'humanities'],
         },
       },
@@ -2069,7 +2056,7 @@ export const tools = {
   lookup_astro_object: {
     name: 'lookup_astro_object',
     title: 'Look up an astronomical object',
-    description: 'Resolves the name of an object outside the Solar System. Returns main identifier, object type, ICRS coordinates in degrees, parallax, proper motion, radial velocity, spectral type, V magnitude, other identifiers.',
+    description: 'Resolves an object beyond the Solar System: ids, type, ICRS position, parallax, proper motion, radial velocity, spectral type, V magnitude.',
     pack: 'astro',
     credits: 1,
     limits: {},
@@ -2093,7 +2080,7 @@ export const tools = {
       properties: {
         name: {
           type: 'string',
-          description: 'Object name or catalogue identifier (e.g. M 31, Polaris, HD 8890).',
+          description: 'Name or catalogue id, e.g. M 31.',
           minLength: 1,
           maxLength: 200,
         },
@@ -2104,7 +2091,7 @@ export const tools = {
   lookup_compound: {
     name: 'lookup_compound',
     title: 'Look up a compound',
-    description: 'Looks up one compound: formula, molecular weight, SMILES, InChIKey, XLogP, H-bond counts, TPSA, synonyms, 2D structure image URL, and a definition and roles when available.',
+    description: 'One compound: formula, weight, SMILES, InChIKey, XLogP, H-bond counts, TPSA, synonyms, image, definition.',
     pack: 'chem',
     credits: 1,
     limits: {},
@@ -2155,7 +2142,7 @@ export const tools = {
   lookup_drug: {
     name: 'lookup_drug',
     title: 'Look up a drug',
-    description: 'Returns molecule facts (id, max clinical phase, molecule type, formula, weight), mechanisms and targets, most frequently reported adverse-event terms (spontaneous report counts, not incidence or risk), and label highlights (indications, whether a boxed warning exists).',
+    description: 'Drug facts (max phase, type, formula), mechanisms and targets, most reported adverse events (report counts, not risk), label highlights.',
     pack: 'life',
     credits: 1,
     limits: {},
@@ -2201,13 +2188,12 @@ export const tools = {
       properties: {
         name: {
           type: 'string',
-          description: 'Drug name (generic, brand or research code) or a ChEMBL-style id (e.g. CHEMBL3137343).',
+          description: 'Generic, brand or code name, or a ChEMBL id.',
           minLength: 1,
           maxLength: 200,
         },
         include: {
           type: 'array',
-          description: 'Optional sections: any of targets, adverse_events, label. Default: all.',
           minItems: 1,
           uniqueItems: true,
           items: {
@@ -2223,7 +2209,7 @@ export const tools = {
   lookup_gene_protein: {
     name: 'lookup_gene_protein',
     title: 'Look up a gene or protein',
-    description: 'Resolves a gene or protein across gene, genome and protein databases and returns one record: ids, name, summary and function, chromosome location, protein length, domains, pathways, top interaction partners. Research lookup, not medical advice.',
+    description: 'One gene or protein: ids, name, function, chromosome location, length, domains, pathways, interaction partners. Not medical advice.',
     pack: 'life',
     credits: 1,
     limits: {},
@@ -2282,20 +2268,19 @@ export const tools = {
       properties: {
         query: {
           type: 'string',
-          description: 'Gene symbol, gene or protein name, UniProt accession, or Ensembl gene id.',
+          description: 'Symbol, name, UniProt accession or Ensembl id.',
           minLength: 1,
           maxLength: 200,
         },
         organism: {
           type: 'string',
-          description: 'Organism name (e.g. human, mouse, Mus musculus) or NCBI taxon id (e.g. 9606). Default: human (taxon 9606).',
+          description: 'Name or NCBI taxon id.',
           minLength: 1,
           maxLength: 100,
           default: 'human',
         },
         include: {
           type: 'array',
-          description: 'Optional sections to add: any of domains, pathways, interactions. Default: all three.',
           minItems: 1,
           uniqueItems: true,
           items: {
@@ -2311,7 +2296,7 @@ export const tools = {
   lookup_integer_sequence: {
     name: 'lookup_integer_sequence',
     title: 'Look up integer sequence',
-    description: 'Identifies or looks up an integer sequence from its first terms, an A-number or keywords. Returns A-number, name, first terms, formulas, keywords.',
+    description: 'Identifies an integer sequence from its first terms, an A-number or keywords: A-number, name, terms, formulas.',
     pack: 'humanities',
     credits: 1,
     limits: {},
@@ -2337,12 +2322,11 @@ export const tools = {
       properties: {
         query: {
           type: 'string',
-          description: 'Comma-separated terms, an A-number (letter A followed by six digits), or keywords.',
+          description: 'Comma-separated terms, an A-number or keywords.',
           minLength: 1,
         },
         limit: {
           type: 'integer',
-          description: 'Sequences, default 5.',
           minimum: 1,
           maximum: 50,
           default: 5,
@@ -2354,7 +2338,7 @@ export const tools = {
   lookup_material: {
     name: 'lookup_material',
     title: 'Look up crystalline materials',
-    description: 'Finds crystalline materials by formula, element set or id across computed-property databases (band gap, formation energy, stability) and an experimental crystal-structure database (CIF download). Returns space group, lattice parameters, source links. Give at least one of formula, elements or material_id.',
+    description: 'Crystalline materials by formula, elements or id: computed properties (band gap, formation energy, stability), space group, lattice, CIF links.',
     pack: 'chem',
     credits: 1,
     limits: {},
@@ -2395,7 +2379,7 @@ export const tools = {
         },
         elements: {
           type: 'array',
-          description: 'Element symbols (e.g. [Li, Fe, O]); returns materials made of exactly these elements.',
+          description: 'Element symbols; materials made of exactly these elements.',
           minItems: 1,
           maxItems: 20,
           uniqueItems: true,
@@ -2406,16 +2390,15 @@ export const tools = {
         },
         material_id: {
           type: 'string',
-          description: 'An id of the form mp-<number> (Materials Project), or cod-<number>, or the bare 7-digit number for the crystal-structure database (COD).',
+          description: 'mp-<n>, cod-<n> or a 7-digit COD id.',
           pattern: '^(mp-\\d+|cod-\\d+|\\d{7})$',
         },
         stable_only: {
           type: 'boolean',
-          description: 'Only thermodynamically stable computed phases; skips the experimental database, which has no energies.',
+          description: 'Only stable computed phases (skips the experimental database).',
         },
         limit: {
           type: 'integer',
-          description: 'Entries to return. Default 10.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -2432,7 +2415,7 @@ export const tools = {
   query_gaia: {
     name: 'query_gaia',
     title: 'Query Gaia DR3',
-    description: 'Cone search of Gaia DR3 sources, brightest first. Returns position, parallax, proper motion, G/BP/RP magnitudes, radial velocity, effective temperature.',
+    description: 'Cone search of Gaia DR3, brightest first: position, parallax, proper motion, G/BP/RP, radial velocity, temperature.',
     pack: 'astro',
     credits: 1,
     limits: {},
@@ -2470,17 +2453,15 @@ export const tools = {
         },
         radius_deg: {
           type: 'number',
-          description: 'Radius in degrees, maximum 1.0.',
           exclusiveMinimum: 0,
           maximum: 1,
         },
         max_g_mag: {
           type: 'number',
-          description: 'Only sources at least this bright in the G band (G magnitude at most this value).',
+          description: 'Faintest G magnitude included.',
         },
         limit: {
           type: 'integer',
-          description: 'Sources to return. Default 50.',
           minimum: 1,
           maximum: 500,
           default: 50,
@@ -2492,7 +2473,7 @@ export const tools = {
   search_archives: {
     name: 'search_archives',
     title: 'Search archives',
-    description: 'Searches digitised primary sources: historical US newspaper pages (full OCR text), photographs, maps, manuscripts from a national library (Library of Congress), and cultural heritage items from a European aggregator (Europeana). Returns title, date, place, rights statement, thumbnail, item link, text snippet.',
+    description: 'Searches digitised sources: US newspaper pages (OCR), photos, maps, manuscripts (Library of Congress) and European heritage items (Europeana).',
     pack: 'humanities',
     credits: 1,
     limits: {},
@@ -2530,30 +2511,26 @@ export const tools = {
       properties: {
         query: {
           type: 'string',
-          description: 'Keywords; for newspapers every word must appear on the page.',
+          description: 'Keywords; for newspapers, all must appear on the page.',
           minLength: 1,
         },
         type: {
           type: 'string',
-          description: 'Kind of item (default any).',
           enum: ['newspaper', 'image', 'manuscript', 'map', 'any'],
           default: 'any',
         },
         date_from: {
           type: 'integer',
-          description: 'Earliest year.',
           minimum: 1000,
           maximum: 2100,
         },
         date_to: {
           type: 'integer',
-          description: 'Latest year.',
           minimum: 1000,
           maximum: 2100,
         },
         sources: {
           type: 'array',
-          description: 'Any of loc, europeana. Default both.',
           minItems: 1,
           uniqueItems: true,
           items: {
@@ -2564,7 +2541,6 @@ export const tools = {
         },
         limit: {
           type: 'integer',
-          description: 'Items, default 10.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -2582,7 +2558,7 @@ export const tools = {
   search_clinical_trials: {
     name: 'search_clinical_trials',
     title: 'Search clinical trials',
-    description: 'Searches a clinical-trial registry. Returns NCT id, title, status, phase, conditions, interventions, sponsor, enrollment, dates, primary outcomes, registry URL.',
+    description: 'Searches a clinical-trial registry: NCT id, title, status, phase, conditions, interventions, sponsor, enrollment, dates, outcomes.',
     pack: 'life',
     credits: 1,
     limits: {},
@@ -2617,7 +2593,6 @@ export const tools = {
       properties: {
         condition: {
           type: 'string',
-          description: 'Disease or condition.',
           minLength: 1,
           maxLength: 200,
         },
@@ -2629,29 +2604,26 @@ export const tools = {
         },
         phase: {
           type: 'integer',
-          description: 'Trial phase, 1, 2, 3 or 4.',
           enum: [1, 2, 3, 4],
         },
         status: {
           type: 'string',
-          description: 'Overall recruitment status.',
           enum: ['recruiting', 'not_yet_recruiting', 'active_not_recruiting', 'completed', 'terminated', 'suspended', 'withdrawn', 'enrolling_by_invitation', 'unknown'],
         },
         country: {
           type: 'string',
-          description: 'Country with a study site, in English (e.g. Germany).',
+          description: 'In English, e.g. Germany.',
           minLength: 1,
           maxLength: 100,
         },
         query: {
           type: 'string',
-          description: 'Free text (sponsor, outcome, NCT id, keywords).',
+          description: 'Sponsor, outcome, NCT id or keywords.',
           minLength: 1,
           maxLength: 300,
         },
         limit: {
           type: 'integer',
-          description: 'Results to return. Default 10.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -2668,7 +2640,7 @@ export const tools = {
   search_datasets: {
     name: 'search_datasets',
     title: 'Search datasets',
-    description: 'Searches research datasets, de-duplicated by DOI. Returns DOI, creators, year, repository, description, size or format when known, dataset licence.',
+    description: 'Searches research datasets, de-duplicated by DOI: creators, year, repository, description, size, format, licence.',
     pack: 'general',
     credits: 1,
     limits: {},
@@ -2712,12 +2684,10 @@ export const tools = {
       properties: {
         query: {
           type: 'string',
-          description: 'Topic or keywords.',
           minLength: 1,
         },
         sources: {
           type: 'array',
-          description: 'Any of zenodo, dryad, dataverse, huggingface, datacite. Default all.',
           minItems: 1,
           uniqueItems: true,
           items: {
@@ -2728,7 +2698,6 @@ export const tools = {
         },
         limit: {
           type: 'integer',
-          description: 'Datasets, default 10.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -2740,7 +2709,7 @@ export const tools = {
   search_earthquakes: {
     name: 'search_earthquakes',
     title: 'Search earthquakes',
-    description: 'Searches a global earthquake catalogue. Returns magnitude, time (UTC), place, coordinates, depth, event page. Without start/end the last 30 days up to now are searched (computed at call time).',
+    description: 'Searches a global earthquake catalogue: magnitude, time (UTC), place, coordinates, depth, event page.',
     pack: 'earth',
     credits: 1,
     limits: {},
@@ -2777,51 +2746,49 @@ export const tools = {
       properties: {
         latitude: {
           type: 'number',
-          description: 'Centre latitude in decimal degrees; use together with longitude.',
+          description: 'Centre latitude in degrees.',
           minimum: -90,
           maximum: 90,
         },
         longitude: {
           type: 'number',
-          description: 'Centre longitude in decimal degrees; use together with latitude.',
+          description: 'Centre longitude in degrees.',
           minimum: -180,
           maximum: 180,
         },
         radius_km: {
           type: 'number',
-          description: 'Radius around the centre in km (at most 20001.6, half the Earth\'s circumference). Default 100.',
+          description: 'Radius around the centre in km.',
           exclusiveMinimum: 0,
           maximum: 20001.6,
           default: 100,
         },
         min_magnitude: {
           type: 'number',
-          description: 'Smallest magnitude included.',
           minimum: -2,
           maximum: 10,
         },
         start: {
           type: 'string',
-          description: 'Earliest date, YYYY-MM-DD (UTC). Default 30 days ago (computed at call time).',
+          description: 'Earliest day (UTC). Default: 30 days ago.',
           format: 'date',
           pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
         },
         end: {
           type: 'string',
-          description: 'Latest date, YYYY-MM-DD (UTC), inclusive. Default now (computed at call time).',
+          description: 'Latest day (UTC), inclusive. Default: today.',
           format: 'date',
           pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
         },
         limit: {
           type: 'integer',
-          description: 'Events to return. Default 20.',
           minimum: 1,
           maximum: 500,
           default: 20,
         },
         order: {
           type: 'string',
-          description: 'time (newest first, default) or magnitude (largest first).',
+          description: 'time (newest first) or magnitude (largest first).',
           enum: ['time', 'magnitude'],
           default: 'time',
         },
@@ -2841,7 +2808,7 @@ export const tools = {
   search_exoplanets: {
     name: 'search_exoplanets',
     title: 'Search exoplanets',
-    description: 'Searches confirmed exoplanets (composite parameters, one row per planet). Returns period, radius, mass, equilibrium temperature, insolation, distance, discovery reference. The habitable-zone filter is approximate.',
+    description: 'Searches confirmed exoplanets: period, radius, mass, temperature, insolation, distance, discovery reference. The habitable-zone filter is approximate.',
     pack: 'astro',
     credits: 1,
     limits: {},
@@ -2872,7 +2839,7 @@ export const tools = {
       properties: {
         host_star: {
           type: 'string',
-          description: 'Exact host star name (e.g. TRAPPIST-1).',
+          description: 'Exact name, e.g. TRAPPIST-1.',
           minLength: 1,
           maxLength: 100,
         },
@@ -2884,38 +2851,33 @@ export const tools = {
         },
         discovery_method: {
           type: 'string',
-          description: 'A discovery method such as Transit, Radial Velocity, Imaging, Microlensing, Transit Timing Variations, Astrometry.',
+          description: 'e.g. Transit, Radial Velocity, Imaging, Microlensing.',
           minLength: 1,
           maxLength: 100,
         },
         max_distance_pc: {
           type: 'number',
-          description: 'Maximum distance from the Sun in parsecs.',
           exclusiveMinimum: 0,
         },
         min_radius_earth: {
           type: 'number',
-          description: 'Minimum radius in Earth radii.',
           minimum: 0,
         },
         max_radius_earth: {
           type: 'number',
-          description: 'Maximum radius in Earth radii.',
           exclusiveMinimum: 0,
         },
         in_habitable_zone: {
           type: 'boolean',
-          description: 'When true, only planets with insolation between 0.25 and 1.7 times Earth\'s.',
+          description: 'Only insolation 0.25 to 1.7 times Earth\'s.',
         },
         discovered_after: {
           type: 'integer',
-          description: 'Only planets discovered after this year.',
           minimum: 1000,
           maximum: 2100,
         },
         limit: {
           type: 'integer',
-          description: 'Planets to return. Default 25.',
           minimum: 1,
           maximum: 500,
           default: 25,
@@ -2932,7 +2894,7 @@ export const tools = {
   search_expression_data: {
     name: 'search_expression_data',
     title: 'Search expression data',
-    description: 'With `gene`: median tissue expression (TPM) across human tissues, highest first. With `query`: searches an expression-dataset archive (series accession, title, organism, sample count, platform, date, URL). Both may be given in one call.',
+    description: 'With gene: median TPM across human tissues. With query: expression datasets (accession, title, organism, samples, platform).',
     pack: 'life',
     credits: 1,
     limits: {},
@@ -2987,13 +2949,13 @@ export const tools = {
         },
         organism: {
           type: 'string',
-          description: 'Scientific name limiting dataset results (e.g. Mus musculus); the tissue expression part is human only.',
+          description: 'Limits datasets, e.g. Mus musculus (tissues are human only).',
           minLength: 1,
           maxLength: 100,
         },
         limit: {
           type: 'integer',
-          description: 'Dataset series to return. Default 10.',
+          description: 'Dataset series to return.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -3010,7 +2972,7 @@ export const tools = {
   search_grants: {
     name: 'search_grants',
     title: 'Search grants',
-    description: 'Searches funded projects at three funders (NIH, NSF, UKRI). One record per project: project number, PI, organisation, funder, dates, amount, abstract.',
+    description: 'Searches projects funded by NIH, NSF and UKRI: number, PI, organisation, dates, amount, abstract.',
     pack: 'general',
     credits: 1,
     limits: {},
@@ -3050,17 +3012,15 @@ export const tools = {
       properties: {
         query: {
           type: 'string',
-          description: 'Topic or keywords.',
           minLength: 1,
         },
         funder: {
           type: 'string',
-          description: 'nih, nsf or ukri. Default (when absent) all three.',
+          description: 'One funder only (all three when absent).',
           enum: ['nih', 'nsf', 'ukri'],
         },
         pi_name: {
           type: 'string',
-          description: 'Principal investigator name.',
           minLength: 1,
         },
         organization: {
@@ -3070,19 +3030,18 @@ export const tools = {
         },
         year_from: {
           type: 'integer',
-          description: 'Earliest fiscal year (nih) or start year (nsf, ukri).',
+          description: 'Fiscal year (nih) or start year.',
           minimum: 1000,
           maximum: 2100,
         },
         year_to: {
           type: 'integer',
-          description: 'Latest fiscal year (nih) or start year (nsf, ukri).',
+          description: 'Fiscal year (nih) or start year.',
           minimum: 1000,
           maximum: 2100,
         },
         limit: {
           type: 'integer',
-          description: 'Projects, default 10.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -3100,7 +3059,7 @@ export const tools = {
   search_papers: {
     name: 'search_papers',
     title: 'Search papers',
-    description: 'Searches scholarly papers across several indexes, de-duplicated, each source in its own relevance order. Returns DOI, authors, year, venue, citation count, open-access link. eric suits education research, inspire-hep high-energy physics, dblp computer science.',
+    description: 'Searches scholarly papers across indexes, de-duplicated: DOI, authors, year, venue, citations, open-access link.',
     pack: 'general',
     credits: 1,
     limits: {},
@@ -3162,13 +3121,11 @@ export const tools = {
         },
         year_from: {
           type: 'integer',
-          description: 'Earliest publication year.',
           minimum: 1000,
           maximum: 2100,
         },
         year_to: {
           type: 'integer',
-          description: 'Latest publication year.',
           minimum: 1000,
           maximum: 2100,
         },
@@ -3178,7 +3135,7 @@ export const tools = {
         },
         sources: {
           type: 'array',
-          description: 'Source ids from openalex, pubmed, arxiv, inspire-hep, eric, crossref, dblp. Default: openalex, pubmed, arxiv. eric suits education research, inspire-hep high-energy physics, dblp computer science.',
+          description: 'eric suits education research, inspire-hep high-energy physics, dblp computer science.',
           minItems: 1,
           uniqueItems: true,
           items: {
@@ -3189,7 +3146,6 @@ export const tools = {
         },
         limit: {
           type: 'integer',
-          description: 'Results to return, default 10.',
           minimum: 1,
           maximum: 100,
           default: 10,
@@ -3207,7 +3163,7 @@ export const tools = {
   search_species_occurrence: {
     name: 'search_species_occurrence',
     title: 'Search species occurrences',
-    description: 'Resolves a species name to a taxon; returns the total record count and georeferenced occurrence records (coordinates, date, country, dataset, licence). Only records under the CC0 and CC BY licences are returned.',
+    description: 'Species occurrences (CC0 and CC BY only): total count and georeferenced records with date, country, dataset, licence.',
     pack: 'earth',
     credits: 1,
     limits: {},
@@ -3249,29 +3205,25 @@ export const tools = {
         },
         country: {
           type: 'string',
-          description: 'Two-letter ISO 3166 country code (e.g. DK).',
+          description: 'ISO 3166 code, e.g. DK.',
           pattern: '^[A-Za-z]{2}$',
         },
         year_from: {
           type: 'integer',
-          description: 'Earliest year of record.',
           minimum: 1000,
           maximum: 2100,
         },
         year_to: {
           type: 'integer',
-          description: 'Latest year of record.',
           minimum: 1000,
           maximum: 2100,
         },
         has_coordinates: {
           type: 'boolean',
-          description: 'Only records with coordinates. Default true.',
           default: true,
         },
         limit: {
           type: 'integer',
-          description: 'Records to return (at most 300). Default 50.',
           minimum: 1,
           maximum: 300,
           default: 50,
@@ -3289,7 +3241,7 @@ export const tools = {
   verify_references: {
     name: 'verify_references',
     title: 'Verify references',
-    description: 'Checks a reference list against two bibliographic indexes. For each reference returns a status (verified, corrected, not_found, uncertain), the real metadata of the matched paper, the differing fields (year, pages, DOI, journal, first author) and a retraction flag. At most 50 references per call.',
+    description: 'Checks references against two bibliographic indexes: a status each (verified, corrected, not_found, uncertain), the matched paper\'s metadata, differing fields, retraction flag.',
     pack: 'general',
     credits: 2,
     limits: {
@@ -3326,7 +3278,7 @@ export const tools = {
       additionalProperties: false,
       properties: {
         references: {
-          description: 'One block of text in any citation style or BibTeX, or an array with one reference per item. At most 50 references per call.',
+          description: 'Text in any citation style or BibTeX, or one reference per item; at most 50.',
           oneOf: [
             {
               type: 'string',

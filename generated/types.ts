@@ -46,9 +46,9 @@ export interface ToolOutcome<Data, Extra = never> {
 
 /** Arguments of check_retractions, as its handler receives them (defaults applied). */
 export interface CheckRetractionsArgs {
-  /** DOIs (bare or resolver URLs), at most 100. */
+  /** Bare DOIs or resolver URLs. */
   dois?: string[];
-  /** Text containing DOIs; only references that include a DOI are checked. */
+  /** Text with DOIs; at most 100 DOIs in all. */
   references?: string;
 }
 
@@ -87,13 +87,10 @@ export interface CheckRetractionsData {
 export interface CreateFigureArgs {
   /** What the figure shows: entities, relationships, order of events. */
   description: string;
-  /** Kind of figure. Default schematic. */
   kind: 'mechanism' | 'workflow' | 'graphical_abstract' | 'schematic' | 'poster_panel';
-  /** Visual style. Default nature. */
   style: 'nature' | 'cell' | 'minimal_line' | 'flat_color' | 'textbook';
   /** Exact text labels to appear in the figure (at most 30, each at most 120 characters). */
   labels?: string[];
-  /** Aspect ratio. Default 16:9 for graphical_abstract and workflow kinds, otherwise 4:3. */
   aspect_ratio: '16:9' | '4:3' | '1:1' | '3:4' | '9:16';
 }
 
@@ -151,9 +148,9 @@ export interface CreateFigureExtra {
 
 /** Arguments of edit_figure, as its handler receives them (defaults applied). */
 export interface EditFigureArgs {
-  /** Id returned by create_figure, edit_figure or get_figure. */
+  /** From create_figure, edit_figure or get_figure. */
   figure_id: string;
-  /** What to change; one or two changes per call work best. */
+  /** What to change; one or two changes work best. */
   instruction: string;
 }
 
@@ -219,9 +216,7 @@ export interface EditFigureExtra {
 export interface FindSeriesArgs {
   /** What to measure and where (name the country). */
   query: string;
-  /** Any of fred, world-bank, bls, oecd, eurostat, imf, owid, census. Default all. */
   sources: Array<'fred' | 'world-bank' | 'bls' | 'oecd' | 'eurostat' | 'imf' | 'owid' | 'census'>;
-  /** Candidates, default 10. */
   limit: number;
 }
 
@@ -253,17 +248,14 @@ export interface FindSeriesData {
 
 /** Arguments of get_air_quality, as its handler receives them (defaults applied). */
 export interface GetAirQualityArgs {
-  /** Decimal degrees. */
   latitude: number;
-  /** Decimal degrees. */
   longitude: number;
-  /** Search radius in km; default and maximum 25. */
+  /** Search radius in km. */
   radius_km: number;
-  /** Any of pm25, pm10, no2, o3, so2, co. Default: all six. */
   pollutants: Array<'pm25' | 'pm10' | 'no2' | 'o3' | 'so2' | 'co'>;
-  /** First day, YYYY-MM-DD. Default 7 days before end (computed at call time). */
+  /** First day. Default: 7 days before end. */
   start?: string;
-  /** Last day, YYYY-MM-DD. Default today (computed at call time). */
+  /** Last day. Default: today. */
   end?: string;
 }
 
@@ -316,7 +308,7 @@ export interface GetAirQualityData {
 
 /** Arguments of get_figure, as its handler receives them (defaults applied). */
 export interface GetFigureArgs {
-  /** Id returned by create_figure or edit_figure. */
+  /** From create_figure or edit_figure. */
   figure_id: string;
 }
 
@@ -382,7 +374,7 @@ export interface GetFigureExtra {
 
 /** Arguments of get_paper, as its handler receives them (defaults applied). */
 export interface GetPaperArgs {
-  /** A DOI (bare 10.<prefix>/<suffix> or a resolver URL), pmid:<number>, PMC<number>, arxiv:<id> (or a bare arXiv id), or an OpenAlex work id beginning with W. */
+  /** DOI (bare or URL), pmid:<n>, PMC<n>, arxiv:<id> or an OpenAlex W id. */
   id: string;
 }
 
@@ -438,13 +430,13 @@ export interface GetPaperData {
 
 /** Arguments of get_series, as its handler receives them (defaults applied). */
 export interface GetSeriesArgs {
-  /** A seriesId from find_series, shaped <source>:<id> with optional ?<dimension>=<CODE> parts. */
+  /** A series_id from find_series. */
   series_id: string;
-  /** First period: a year, or an ISO date (year-month or year-month-day). */
+  /** First period: YYYY, YYYY-MM or YYYY-MM-DD. */
   start?: string;
   /** Last period, same formats as start. */
   end?: string;
-  /** ISO country code (two- or three-letter) for per-country sources world-bank, imf, owid, oecd, eurostat; overrides the country inside series_id. */
+  /** ISO code (2 or 3 letters), overriding series_id's. */
   country?: string;
 }
 
@@ -483,11 +475,11 @@ export interface GetSeriesData {
 
 /** Arguments of get_structure, as its handler receives them (defaults applied). */
 export interface GetStructureArgs {
-  /** PDB id (e.g. 4HHB) or UniProt accession (e.g. P05067). */
+  /** PDB id or UniProt accession. */
   id?: string;
-  /** Protein or gene name, for use when no id is known. */
+  /** Protein or gene name, when no id is known. */
   query?: string;
-  /** Experimental structures to return. Default 10. */
+  /** Experimental structures to return. */
   limit: number;
 }
 
@@ -525,19 +517,18 @@ export interface GetStructureData {
 
 /** Arguments of get_water_data, as its handler receives them (defaults applied). */
 export interface GetWaterDataArgs {
-  /** Monitoring site number (e.g. 01646500; the USGS- prefix is accepted). */
+  /** e.g. 01646500; a USGS- prefix is accepted. */
   site?: string;
-  /** US state, two-letter code or full name, for listing sites. */
+  /** US state (code or name), to list sites. */
   state?: string;
-  /** [west, south, east, north] in decimal degrees, for listing sites. */
+  /** [west, south, east, north], to list sites. */
   bbox?: number[];
-  /** streamflow (default), gage_height or water_temperature. */
   parameter: 'streamflow' | 'gage_height' | 'water_temperature';
-  /** First day, YYYY-MM-DD. Default 30 days before end (computed at call time). */
+  /** First day. Default: 30 days before end. */
   start?: string;
-  /** Last day, YYYY-MM-DD. Default today (computed at call time). */
+  /** Last day. Default: today. */
   end?: string;
-  /** Sites listed when no site is given. Default 20. */
+  /** Sites listed when no site is given. */
   limit: number;
 }
 
@@ -580,17 +571,13 @@ export interface GetWaterDataData {
 
 /** Arguments of get_weather_history, as its handler receives them (defaults applied). */
 export interface GetWeatherHistoryArgs {
-  /** Decimal degrees, north positive. */
   latitude: number;
-  /** Decimal degrees, east positive. */
   longitude: number;
-  /** First day, YYYY-MM-DD, not before 1981-01-01. */
+  /** First day, from 1981-01-01. */
   start: string;
-  /** Last day, YYYY-MM-DD (not before start). */
   end: string;
-  /** Any of temperature_max, temperature_min, temperature_mean, precipitation, relative_humidity, wind_speed, solar_radiation. Default: temperature_max, temperature_min, temperature_mean, precipitation. */
   variables: Array<'temperature_max' | 'temperature_min' | 'temperature_mean' | 'precipitation' | 'relative_humidity' | 'wind_speed' | 'solar_radiation'>;
-  /** daily (default; at most 2,000 days per call) or monthly (monthly means for long periods). */
+  /** daily (up to 2,000 days) or monthly means. */
   aggregate: 'daily' | 'monthly';
 }
 
@@ -692,7 +679,7 @@ export interface JournalInfoData {
 
 /** Arguments of list_capabilities, as its handler receives them (defaults applied). */
 export interface ListCapabilitiesArgs {
-  /** One of general, life, chem, earth, astro, humanities; restricts the list to that pack. */
+  /** Only the capabilities of this pack. */
   discipline?: 'general' | 'life' | 'chem' | 'earth' | 'astro' | 'humanities';
 }
 
@@ -712,7 +699,7 @@ export interface ListCapabilitiesData {
 
 /** Arguments of lookup_astro_object, as its handler receives them (defaults applied). */
 export interface LookupAstroObjectArgs {
-  /** Object name or catalogue identifier (e.g. M 31, Polaris, HD 8890). */
+  /** Name or catalogue id, e.g. M 31. */
   name: string;
 }
 
@@ -792,9 +779,8 @@ export interface LookupCompoundData {
 
 /** Arguments of lookup_drug, as its handler receives them (defaults applied). */
 export interface LookupDrugArgs {
-  /** Drug name (generic, brand or research code) or a ChEMBL-style id (e.g. CHEMBL3137343). */
+  /** Generic, brand or code name, or a ChEMBL id. */
   name: string;
-  /** Optional sections: any of targets, adverse_events, label. Default: all. */
   include: Array<'targets' | 'adverse_events' | 'label'>;
 }
 
@@ -856,11 +842,10 @@ export interface LookupDrugData {
 
 /** Arguments of lookup_gene_protein, as its handler receives them (defaults applied). */
 export interface LookupGeneProteinArgs {
-  /** Gene symbol, gene or protein name, UniProt accession, or Ensembl gene id. */
+  /** Symbol, name, UniProt accession or Ensembl id. */
   query: string;
-  /** Organism name (e.g. human, mouse, Mus musculus) or NCBI taxon id (e.g. 9606). Default: human (taxon 9606). */
+  /** Name or NCBI taxon id. */
   organism: string;
-  /** Optional sections to add: any of domains, pathways, interactions. Default: all three. */
   include: Array<'domains' | 'pathways' | 'interactions'>;
 }
 
@@ -932,9 +917,8 @@ export interface LookupGeneProteinData {
 
 /** Arguments of lookup_integer_sequence, as its handler receives them (defaults applied). */
 export interface LookupIntegerSequenceArgs {
-  /** Comma-separated terms, an A-number (letter A followed by six digits), or keywords. */
+  /** Comma-separated terms, an A-number or keywords. */
   query: string;
-  /** Sequences, default 5. */
   limit: number;
 }
 
@@ -964,13 +948,12 @@ export interface LookupIntegerSequenceData {
 export interface LookupMaterialArgs {
   /** Chemical formula (e.g. Fe2O3). */
   formula?: string;
-  /** Element symbols (e.g. [Li, Fe, O]); returns materials made of exactly these elements. */
+  /** Element symbols; materials made of exactly these elements. */
   elements?: string[];
-  /** An id of the form mp-<number> (Materials Project), or cod-<number>, or the bare 7-digit number for the crystal-structure database (COD). */
+  /** mp-<n>, cod-<n> or a 7-digit COD id. */
   material_id?: string;
-  /** Only thermodynamically stable computed phases; skips the experimental database, which has no energies. */
+  /** Only stable computed phases (skips the experimental database). */
   stable_only?: boolean;
-  /** Entries to return. Default 10. */
   limit: number;
 }
 
@@ -1031,11 +1014,9 @@ export interface QueryGaiaArgs {
   ra: number;
   /** Declination of the centre in degrees (ICRS). */
   dec: number;
-  /** Radius in degrees, maximum 1.0. */
   radius_deg: number;
-  /** Only sources at least this bright in the G band (G magnitude at most this value). */
+  /** Faintest G magnitude included. */
   max_g_mag?: number;
-  /** Sources to return. Default 50. */
   limit: number;
 }
 
@@ -1071,17 +1052,12 @@ export interface QueryGaiaData {
 
 /** Arguments of search_archives, as its handler receives them (defaults applied). */
 export interface SearchArchivesArgs {
-  /** Keywords; for newspapers every word must appear on the page. */
+  /** Keywords; for newspapers, all must appear on the page. */
   query: string;
-  /** Kind of item (default any). */
   type: 'newspaper' | 'image' | 'manuscript' | 'map' | 'any';
-  /** Earliest year. */
   date_from?: number;
-  /** Latest year. */
   date_to?: number;
-  /** Any of loc, europeana. Default both. */
   sources: Array<'loc' | 'europeana'>;
-  /** Items, default 10. */
   limit: number;
 }
 
@@ -1117,19 +1093,15 @@ export interface SearchArchivesData {
 
 /** Arguments of search_clinical_trials, as its handler receives them (defaults applied). */
 export interface SearchClinicalTrialsArgs {
-  /** Disease or condition. */
   condition?: string;
   /** Drug, device or procedure. */
   intervention?: string;
-  /** Trial phase, 1, 2, 3 or 4. */
   phase?: 1 | 2 | 3 | 4;
-  /** Overall recruitment status. */
   status?: 'recruiting' | 'not_yet_recruiting' | 'active_not_recruiting' | 'completed' | 'terminated' | 'suspended' | 'withdrawn' | 'enrolling_by_invitation' | 'unknown';
-  /** Country with a study site, in English (e.g. Germany). */
+  /** In English, e.g. Germany. */
   country?: string;
-  /** Free text (sponsor, outcome, NCT id, keywords). */
+  /** Sponsor, outcome, NCT id or keywords. */
   query?: string;
-  /** Results to return. Default 10. */
   limit: number;
 }
 
@@ -1177,11 +1149,8 @@ export interface SearchClinicalTrialsData {
 
 /** Arguments of search_datasets, as its handler receives them (defaults applied). */
 export interface SearchDatasetsArgs {
-  /** Topic or keywords. */
   query: string;
-  /** Any of zenodo, dryad, dataverse, huggingface, datacite. Default all. */
   sources: Array<'zenodo' | 'dryad' | 'dataverse' | 'huggingface' | 'datacite'>;
-  /** Datasets, default 10. */
   limit: number;
 }
 
@@ -1217,21 +1186,19 @@ export interface SearchDatasetsData {
 
 /** Arguments of search_earthquakes, as its handler receives them (defaults applied). */
 export interface SearchEarthquakesArgs {
-  /** Centre latitude in decimal degrees; use together with longitude. */
+  /** Centre latitude in degrees. */
   latitude?: number;
-  /** Centre longitude in decimal degrees; use together with latitude. */
+  /** Centre longitude in degrees. */
   longitude?: number;
-  /** Radius around the centre in km (at most 20001.6, half the Earth's circumference). Default 100. */
+  /** Radius around the centre in km. */
   radius_km: number;
-  /** Smallest magnitude included. */
   min_magnitude?: number;
-  /** Earliest date, YYYY-MM-DD (UTC). Default 30 days ago (computed at call time). */
+  /** Earliest day (UTC). Default: 30 days ago. */
   start?: string;
-  /** Latest date, YYYY-MM-DD (UTC), inclusive. Default now (computed at call time). */
+  /** Latest day (UTC), inclusive. Default: today. */
   end?: string;
-  /** Events to return. Default 20. */
   limit: number;
-  /** time (newest first, default) or magnitude (largest first). */
+  /** time (newest first) or magnitude (largest first). */
   order: 'time' | 'magnitude';
 }
 
@@ -1259,23 +1226,18 @@ export interface SearchEarthquakesData {
 
 /** Arguments of search_exoplanets, as its handler receives them (defaults applied). */
 export interface SearchExoplanetsArgs {
-  /** Exact host star name (e.g. TRAPPIST-1). */
+  /** Exact name, e.g. TRAPPIST-1. */
   host_star?: string;
   /** Planet name or part of it. */
   planet_name?: string;
-  /** A discovery method such as Transit, Radial Velocity, Imaging, Microlensing, Transit Timing Variations, Astrometry. */
+  /** e.g. Transit, Radial Velocity, Imaging, Microlensing. */
   discovery_method?: string;
-  /** Maximum distance from the Sun in parsecs. */
   max_distance_pc?: number;
-  /** Minimum radius in Earth radii. */
   min_radius_earth?: number;
-  /** Maximum radius in Earth radii. */
   max_radius_earth?: number;
-  /** When true, only planets with insolation between 0.25 and 1.7 times Earth's. */
+  /** Only insolation 0.25 to 1.7 times Earth's. */
   in_habitable_zone?: boolean;
-  /** Only planets discovered after this year. */
   discovered_after?: number;
-  /** Planets to return. Default 25. */
   limit: number;
 }
 
@@ -1313,9 +1275,9 @@ export interface SearchExpressionDataArgs {
   gene?: string;
   /** Keywords for the dataset search. */
   query?: string;
-  /** Scientific name limiting dataset results (e.g. Mus musculus); the tissue expression part is human only. */
+  /** Limits datasets, e.g. Mus musculus (tissues are human only). */
   organism?: string;
-  /** Dataset series to return. Default 10. */
+  /** Dataset series to return. */
   limit: number;
 }
 
@@ -1360,19 +1322,16 @@ export interface SearchExpressionDataData {
 
 /** Arguments of search_grants, as its handler receives them (defaults applied). */
 export interface SearchGrantsArgs {
-  /** Topic or keywords. */
   query: string;
-  /** nih, nsf or ukri. Default (when absent) all three. */
+  /** One funder only (all three when absent). */
   funder?: 'nih' | 'nsf' | 'ukri';
-  /** Principal investigator name. */
   pi_name?: string;
   /** Awardee institution name. */
   organization?: string;
-  /** Earliest fiscal year (nih) or start year (nsf, ukri). */
+  /** Fiscal year (nih) or start year. */
   year_from?: number;
-  /** Latest fiscal year (nih) or start year (nsf, ukri). */
+  /** Fiscal year (nih) or start year. */
   year_to?: number;
-  /** Projects, default 10. */
   limit: number;
 }
 
@@ -1414,15 +1373,12 @@ export interface SearchGrantsData {
 export interface SearchPapersArgs {
   /** Topic, keywords or a natural-language question. */
   query: string;
-  /** Earliest publication year. */
   year_from?: number;
-  /** Latest publication year. */
   year_to?: number;
   /** Only papers with free full text. */
   open_access_only?: boolean;
-  /** Source ids from openalex, pubmed, arxiv, inspire-hep, eric, crossref, dblp. Default: openalex, pubmed, arxiv. eric suits education research, inspire-hep high-energy physics, dblp computer science. */
+  /** eric suits education research, inspire-hep high-energy physics, dblp computer science. */
   sources: Array<'openalex' | 'pubmed' | 'arxiv' | 'inspire-hep' | 'eric' | 'crossref' | 'dblp'>;
-  /** Results to return, default 10. */
   limit: number;
 }
 
@@ -1470,15 +1426,11 @@ export interface SearchPapersData {
 export interface SearchSpeciesOccurrenceArgs {
   /** Scientific or common name. */
   species: string;
-  /** Two-letter ISO 3166 country code (e.g. DK). */
+  /** ISO 3166 code, e.g. DK. */
   country?: string;
-  /** Earliest year of record. */
   year_from?: number;
-  /** Latest year of record. */
   year_to?: number;
-  /** Only records with coordinates. Default true. */
   has_coordinates: boolean;
-  /** Records to return (at most 300). Default 50. */
   limit: number;
 }
 
@@ -1539,7 +1491,7 @@ export interface SearchSpeciesOccurrenceExtra {
 
 /** Arguments of verify_references, as its handler receives them (defaults applied). */
 export interface VerifyReferencesArgs {
-  /** One block of text in any citation style or BibTeX, or an array with one reference per item. At most 50 references per call. */
+  /** Text in any citation style or BibTeX, or one reference per item; at most 50. */
   references: string | string[];
 }
 

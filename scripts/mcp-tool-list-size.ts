@@ -8,7 +8,7 @@ import { countTokens } from 'gpt-tokenizer';
 import mcpTools from '../generated/mcp-tools.json' with { type: 'json' };
 
 /** The most the whole tool list may take; raise it only on purpose, with docs/api-guide.md. */
-export const TOOL_LIST_BUDGET = { bytes: 60_000, tokens: 15_000 };
+export const TOOL_LIST_BUDGET = { bytes: 25_000, tokens: 6_000 };
 
 export interface ToolListSize {
   tools: number;

@@ -112,7 +112,10 @@ function serverFactory(deps: McpDependencies, running: RunningCalls): (context: 
   return (context) => {
     const { caller, clientAddress } = callerOf(context);
     const owner = `${caller.keyId} ${clientAddress}`;
-    const server = new Server({ name: packageJson.name, version: packageJson.version }, { capabilities: { tools: { listChanged: false } } });
+    const server = new Server(
+      { name: packageJson.name, version: packageJson.version },
+      { capabilities: { tools: { listChanged: false } }, instructions: mcpTools.instructions },
+    );
     server.setRequestHandler('tools/list', () => ({ tools: visibleTools(caller) }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;

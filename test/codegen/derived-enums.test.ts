@@ -45,13 +45,16 @@ describe("limits a handler enforces are declared once, under the tool's limits i
     const manifest = parseManifest(manifestText, 'tools.yaml');
     const verify = manifest.tools.find((tool) => tool.name === 'verify_references')!;
     expect(verify.limits).to.deep.equal({ references: 50 });
-    expect(verify.description).to.match(/At most 50 references per call\.$/);
+    expect(verify.input.properties.references!.description).to.match(/; at most 50\.$/);
   });
 
   it('a {{limits.<name>}} the tool does not declare fails codegen, naming the line', () => {
-    const text = manifestText.replace('At most {{limits.dois}} DOIs per call.', 'At most {{limits.doi}} DOIs per call.');
-    const line = text.split('\n').findIndex((row) => row.includes('  - name: check_retractions')) + 3;
+    const text = manifestText.replace('at most {{limits.dois}} DOIs in all.', 'at most {{limits.doi}} DOIs in all.');
+    const line = text.split('\n').findIndex((row) => row.includes('{{limits.doi}}')) + 1;
+    expect(line).to.be.greaterThan(0);
     expect(() => parseManifest(text, 'tools.yaml')).to.throw(`tools.yaml:${line}: tool "check_retractions"`);
-    expect(() => parseManifest(text, 'tools.yaml')).to.throw('description: {{limits.doi}}: the tool has no limit "doi" under limits');
+    expect(() => parseManifest(text, 'tools.yaml')).to.throw(
+      'input.properties.references.description: {{limits.doi}}: the tool has no limit "doi" under limits',
+    );
   });
 });

@@ -8,6 +8,7 @@ import { callTool, connectMcp, type Revision } from '../support/mcp-client.ts';
 import { call, documentationAddress, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { stubHandlers } from '../support/stub-handlers.ts';
 import { tools } from '../../generated/tools.ts';
+import { constraintInWords } from '../../codegen/emit/mcp.ts';
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -73,19 +74,21 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
   }
 
   describe('discovery', () => {
-    it('lists every tool, each with the title and input schema of its REST description', async () => {
+    it('lists every tool with the description and the input schema of its REST description (constraints between arguments in words)', async () => {
       const caller = await newCaller(engine.db, 0);
-      const { tools } = await (await connect(caller.key)).listTools();
-      expect(tools).to.have.length(Object.keys(tools).length);
-      for (const tool of tools) {
+      const client = await connect(caller.key);
+      const { tools: listed } = await client.listTools();
+      expect(listed).to.have.length(Object.keys(tools).length);
+      for (const tool of listed) {
         const rest = await call(server.baseUrl, `/api/v1/${tool.name}`);
-        expect(tool.inputSchema, tool.name).to.deep.equal(rest.body.input_schema);
-        expect(tool.title, tool.name).to.equal(rest.body.title);
-        expect(tool.description?.startsWith(`${rest.body.description}\n\nCost: `), tool.name).to.equal(true);
+        const { 'x-constraints': constraints, ...schema } = rest.body.input_schema;
+        expect({ ...tool.inputSchema, 'x-constraints': undefined }, tool.name).to.deep.equal({ ...schema, 'x-constraints': undefined });
+        expect(tool.inputSchema['x-constraints'], tool.name).to.deep.equal(constraints?.map(constraintInWords));
+        expect(tool.description?.startsWith(rest.body.description), tool.name).to.equal(true);
+        expect(tool.outputSchema, tool.name).to.equal(undefined);
       }
-      const searchPapers = tools.find((tool) => tool.name === 'search_papers')!;
-      expect(searchPapers.annotations).to.deep.equal({ readOnlyHint: true, openWorldHint: true });
-      expect(searchPapers.outputSchema?.required).to.deep.equal(['summary', 'records', 'credits_used', 'call_id']);
+      expect(listed.find((tool) => tool.name === 'search_papers')!.annotations).to.deep.equal({ readOnlyHint: true });
+      expect(client.getInstructions()).to.contain('a failed call costs nothing');
     });
 
     it('answers clients of the 2026-07-28, 2025-11-25 and 2025-06-18 revisions alike', async () => {

@@ -126,7 +126,7 @@ export const settings = {
   },
   redisUrl: {
     variable: 'REDIS_URL',
-    doc: 'Redis (`redis://host:port`) for the shared upstream response cache and the per-key rate limit (no database work per call for it); each process also keeps the cached answers it reads or writes in its own memory (up to 64 MiB) for the time they have left in Redis, so a repeated hit costs no round trip; unset: an in-process memory cache, and the rate limit in the database',
+    doc: 'Redis (`redis://host:port`) for the shared upstream response cache, the per-key rate limit (no database work per call for it) and the MCP cancellations the processes tell each other; each process also keeps the cached answers it reads or writes in its own memory (up to 64 MiB) for the time they have left in Redis, so a repeated hit costs no round trip; unset: an in-process memory cache, and the rate limit in the database',
     default: undefined,
   },
 } as const satisfies Record<string, Setting>;

@@ -138,6 +138,7 @@ export async function createApp({
       files,
       runToolCall: createToolCallRunner(agentServices),
       runToolCallWithProgress: runToolCall,
+      redisUrl: config.redisUrl,
     }),
   );
   app.use((request) => {

@@ -40,7 +40,7 @@ import { authenticate } from './auth.ts';
 import { errorBody, toApiError } from './error-middleware.ts';
 import type { KeyVerifier } from './key-cache.ts';
 import { batchError, serveBatch } from './mcp-batches.ts';
-import { RunningCalls } from './mcp-cancellation.ts';
+import { RunningCalls, shareCancellationsInRedis } from './mcp-cancellation.ts';
 import { progressRelay } from './mcp-progress.ts';
 import type { RateLimits } from './rate-limits.ts';
 import { createArgumentValidator } from './request-validation.ts';
@@ -60,6 +60,8 @@ export interface McpDependencies {
   runToolCall: ToolCallRunner;
   /** The call path for a client that sent a progress token: figure calls wait for the image (FIGURE_SYNC_WAIT_MS) and say how the render goes. */
   runToolCallWithProgress?: ToolCallRunner;
+  /** Redis, where the processes tell each other the cancellations they receive (REDIS_URL). */
+  redisUrl?: string;
 }
 
 /** Who an MCP request came from: its key, and the client's address (what names a running call with its request id). */
@@ -226,6 +228,7 @@ async function readJsonBody(request: Request, response: Response): Promise<{ jso
 
 export function mcpRouter(deps: McpDependencies): Router {
   const running = new RunningCalls();
+  if (deps.redisUrl) shareCancellationsInRedis(running, deps.redisUrl, deps.logger);
   const handler = createMcpHandler(serverFactory(deps, running), {
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (error) => deps.logger.warn({ err: error }, 'MCP request failed'),

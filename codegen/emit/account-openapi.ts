@@ -71,7 +71,7 @@ export function accountSchemas(manifest: Manifest): JsonSchema {
         items: closed({
           call_id: { type: 'string' },
           tool: { type: 'string' },
-          status: { type: 'string', description: '`ok`, or the error code the call answered.' },
+          status: { type: 'string', description: '`ok`, or the error code the call failed with (`cancelled`: its caller cancelled it, over MCP).' },
           credits: { type: 'integer', minimum: 0 },
           created_at: dateTime,
         }),

@@ -2516,16 +2516,14 @@ class Client(BaseClient):
         """Check retractions.
 
         Checks DOIs for retractions, corrections and expressions of
-        concern. Returns one record per DOI with notice DOI, date and
-        source. At most 100 DOIs per call.
+        concern: notice DOI, date and source.
 
         Cost: 2 credits per successful call. POST
         /api/v1/check_retractions.
 
         Args:
-            dois: DOIs (bare or resolver URLs), at most 100.
-            references: Text containing DOIs; only references that
-                include a DOI are checked.
+            dois: Bare DOIs or resolver URLs.
+            references: Text with DOIs; at most 100 DOIs in all.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -2583,12 +2581,10 @@ class Client(BaseClient):
     ) -> Union[CreateFigureResult, Figure]:
         """Create figure.
 
-        Makes a schematic-type figure (mechanism or pathway diagram,
-        workflow, study design, graphical abstract) from a description.
-        Not for plots of numeric data. Returns an image URL in files, or
-        a pending result with figure_id (poll get_figure about every 30
-        seconds). 0 credits at call time; the figure's cost is charged
-        when its image is finished and reported in extra.credits_used.
+        Draws a schematic figure (mechanism, pathway, workflow, study
+        design, graphical abstract) from a description; not for data
+        plots. Returns the image URL, or pending with figure_id: poll
+        get_figure every 30 s.
 
         Cost: 0 credits at call time; 5 credits when the image is
         finished. POST /api/v1/create_figure.
@@ -2596,12 +2592,12 @@ class Client(BaseClient):
         Args:
             description: What the figure shows: entities, relationships,
                 order of events.
-            kind: Kind of figure. Default schematic.
-            style: Visual style. Default nature.
+            kind: Default: "schematic".
+            style: Default: "nature".
             labels: Exact text labels to appear in the figure (at most
                 30, each at most 120 characters).
-            aspect_ratio: Aspect ratio. Default 16:9 for
-                graphical_abstract and workflow kinds, otherwise 4:3.
+            aspect_ratio: Default: "16:9" when kind is
+                graphical_abstract or workflow, otherwise "4:3".
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -2666,21 +2662,16 @@ class Client(BaseClient):
     ) -> Union[EditFigureResult, Figure]:
         """Edit figure.
 
-        Changes an earlier figure by a plain-language instruction;
-        returns a new image (a new figure with its own figure_id) and
-        keeps the original. Answers pending when still rendering (poll
-        get_figure). 0 credits at call time; the figure's cost is
-        charged when its image is finished and reported in
-        extra.credits_used.
+        Makes a new figure from an earlier one by a plain-language
+        instruction; the original stays. Poll get_figure while it
+        renders.
 
         Cost: 0 credits at call time; 5 credits when the image is
         finished. POST /api/v1/edit_figure.
 
         Args:
-            figure_id: Id returned by create_figure, edit_figure or
-                get_figure.
-            instruction: What to change; one or two changes per call
-                work best.
+            figure_id: From create_figure, edit_figure or get_figure.
+            instruction: What to change; one or two changes work best.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -2713,19 +2704,16 @@ class Client(BaseClient):
     ) -> FindSeriesResult:
         """Find statistical series.
 
-        Finds official statistical series. Returns candidates, each with
-        a series_id to pass to get_series. The query should name the
-        country.
+        Finds official statistical series; each has a series_id for
+        get_series. Name the country in the query.
 
         Cost: 1 credit per successful call. POST /api/v1/find_series.
 
         Args:
             query: What to measure and where (name the country).
-            sources: Any of fred, world-bank, bls, oecd, eurostat, imf,
-                owid, census. Default all. Default: ["fred",
-                "world-bank", "bls", "oecd", "eurostat", "imf", "owid",
-                "census"].
-            limit: Candidates, default 10.
+            sources: Default: ["fred", "world-bank", "bls", "oecd",
+                "eurostat", "imf", "owid", "census"].
+            limit: Default: 10.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -2751,25 +2739,20 @@ class Client(BaseClient):
     ) -> GetAirQualityResult:
         """Get air quality.
 
-        Nearest monitoring stations within 25 km of a point and their
-        daily mean values with units. Without start/end the 7 days up to
-        today are returned (computed at call time).
+        Daily pollutant means from the monitoring stations nearest a
+        point (within 25 km).
 
         Cost: 1 credit per successful call. POST
         /api/v1/get_air_quality.
 
         Args:
-            latitude: Decimal degrees.
-            longitude: Decimal degrees.
-            radius_km: Search radius in km; default and maximum 25.
-                Default: 25.
-            pollutants: Any of pm25, pm10, no2, o3, so2, co. Default:
-                all six. Default: ["pm25", "pm10", "no2", "o3", "so2",
+            latitude: See the API guide.
+            longitude: See the API guide.
+            radius_km: Search radius in km. Default: 25.
+            pollutants: Default: ["pm25", "pm10", "no2", "o3", "so2",
                 "co"].
-            start: First day, YYYY-MM-DD. Default 7 days before end
-                (computed at call time).
-            end: Last day, YYYY-MM-DD. Default today (computed at call
-                time).
+            start: First day. Default: 7 days before end.
+            end: Last day. Default: today.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -2797,15 +2780,13 @@ class Client(BaseClient):
     ) -> GetFigureResult:
         """Get figure.
 
-        Returns the image URL when the figure is ready, otherwise says
-        it is still rendering; repeat the call about 30 seconds later.
-        The figure's cost is reported in extra.credits_used when it is
-        finished; the call itself costs 0 credits.
+        A figure's image URL once finished, else pending: ask again in
+        about 30 s.
 
         Cost: 0 credits per successful call. POST /api/v1/get_figure.
 
         Args:
-            figure_id: Id returned by create_figure or edit_figure.
+            figure_id: From create_figure or edit_figure.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -2845,16 +2826,14 @@ class Client(BaseClient):
     ) -> Union[GetPaperResult, str]:
         """Get paper.
 
-        Looks up one paper; returns verified metadata, abstract,
-        citation count, retraction flag, and an open-access link when
-        one exists.
+        One paper: verified metadata, abstract, citation count,
+        retraction flag, open-access link.
 
         Cost: 1 credit per successful call. POST /api/v1/get_paper.
 
         Args:
-            id: A DOI (bare 10.<prefix>/<suffix> or a resolver URL),
-                pmid:<number>, PMC<number>, arxiv:<id> (or a bare arXiv
-                id), or an OpenAlex work id beginning with W.
+            id: DOI (bare or URL), pmid:<n>, PMC<n>, arxiv:<id> or an
+                OpenAlex W id.
             citation_format: "bibtex", "ris" or "csl" to get the papers
                 as BibTeX, RIS or CSL-JSON text (as the server sends it)
                 instead of the result.
@@ -2882,20 +2861,16 @@ class Client(BaseClient):
     ) -> GetSeriesResult:
         """Get statistical series.
 
-        Fetches observations of one series. Returns title, units,
-        frequency, geography, dated values.
+        Observations of one series: title, units, frequency, geography,
+        dated values.
 
         Cost: 1 credit per successful call. POST /api/v1/get_series.
 
         Args:
-            series_id: A seriesId from find_series, shaped <source>:<id>
-                with optional ?<dimension>=<CODE> parts.
-            start: First period: a year, or an ISO date (year-month or
-                year-month-day).
+            series_id: A series_id from find_series.
+            start: First period: YYYY, YYYY-MM or YYYY-MM-DD.
             end: Last period, same formats as start.
-            country: ISO country code (two- or three-letter) for
-                per-country sources world-bank, imf, owid, oecd,
-                eurostat; overrides the country inside series_id.
+            country: ISO code (2 or 3 letters), overriding series_id's.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -2923,17 +2898,15 @@ class Client(BaseClient):
     ) -> GetStructureResult:
         """Get 3D structures.
 
-        Finds 3D structures: experimental entries (method, resolution,
-        release date, organism, mmCIF/PDB download links) plus the
-        predicted model for the accession (mean pLDDT, version). Give
-        `id` or `query`.
+        3D structures: experimental entries (method, resolution,
+        organism, mmCIF/PDB links) and the predicted model (mean pLDDT).
 
         Cost: 1 credit per successful call. POST /api/v1/get_structure.
 
         Args:
-            id: PDB id (e.g. 4HHB) or UniProt accession (e.g. P05067).
-            query: Protein or gene name, for use when no id is known.
-            limit: Experimental structures to return. Default 10.
+            id: PDB id or UniProt accession.
+            query: Protein or gene name, when no id is known.
+            limit: Experimental structures to return. Default: 10.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -2960,27 +2933,19 @@ class Client(BaseClient):
     ) -> GetWaterDataResult:
         """Get US water data.
 
-        Daily mean streamflow, gage height or water temperature from a
-        monitoring site in the United States; when no site is given,
-        lists sites in a state or bounding box. Without start/end the 30
-        days up to today are returned (computed at call time).
+        Daily streamflow, gage height or water temperature at a US
+        monitoring site; without a site, lists sites in a state or box.
 
         Cost: 1 credit per successful call. POST /api/v1/get_water_data.
 
         Args:
-            site: Monitoring site number (e.g. 01646500; the USGS-
-                prefix is accepted).
-            state: US state, two-letter code or full name, for listing
-                sites.
-            bbox: [west, south, east, north] in decimal degrees, for
-                listing sites.
-            parameter: streamflow (default), gage_height or
-                water_temperature. Default: "streamflow".
-            start: First day, YYYY-MM-DD. Default 30 days before end
-                (computed at call time).
-            end: Last day, YYYY-MM-DD. Default today (computed at call
-                time).
-            limit: Sites listed when no site is given. Default 20.
+            site: e.g. 01646500; a USGS- prefix is accepted.
+            state: US state (code or name), to list sites.
+            bbox: [west, south, east, north], to list sites.
+            parameter: Default: "streamflow".
+            start: First day. Default: 30 days before end.
+            end: Last day. Default: today.
+            limit: Sites listed when no site is given. Default: 20.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3014,27 +2979,22 @@ class Client(BaseClient):
     ) -> GetWeatherHistoryResult:
         """Get historical weather.
 
-        Daily or monthly historical weather from 1981 onward at any
-        point (gridded model data of about 50 km, not station records):
-        temperature, precipitation, humidity, wind speed, solar
-        radiation. At most 2,000 days per call when aggregate is daily;
-        use monthly for long periods.
+        Daily or monthly weather since 1981 anywhere, from a model grid
+        of about 50 km (not stations): temperature, precipitation,
+        humidity, wind, solar radiation.
 
         Cost: 1 credit per successful call. POST
         /api/v1/get_weather_history.
 
         Args:
-            latitude: Decimal degrees, north positive.
-            longitude: Decimal degrees, east positive.
-            start: First day, YYYY-MM-DD, not before 1981-01-01.
-            end: Last day, YYYY-MM-DD (not before start).
-            variables: Any of temperature_max, temperature_min,
-                temperature_mean, precipitation, relative_humidity,
-                wind_speed, solar_radiation. Default: temperature_max,
-                temperature_min, temperature_mean, precipitation.
-            aggregate: daily (default; at most 2,000 days per call) or
-                monthly (monthly means for long periods). Default:
-                "daily".
+            latitude: See the API guide.
+            longitude: See the API guide.
+            start: First day, from 1981-01-01.
+            end: See the API guide.
+            variables: Default: ["temperature_max", "temperature_min",
+                "temperature_mean", "precipitation"].
+            aggregate: daily (up to 2,000 days) or monthly means.
+                Default: "daily".
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3062,10 +3022,8 @@ class Client(BaseClient):
     ) -> JournalInfoResult:
         """Journal info.
 
-        Returns publisher, ISSNs, open-access status, whether listed in
-        the open-access directory (DOAJ), article processing charge,
-        works and citation counts, h-index, homepage, plain-language
-        signals. Does not return the Journal Impact Factor.
+        Journal facts: publisher, ISSNs, open access, DOAJ listing, APC,
+        works, citations, h-index, homepage. No Impact Factor.
 
         Cost: 1 credit per successful call. POST /api/v1/journal_info.
 
@@ -3091,15 +3049,14 @@ class Client(BaseClient):
     ) -> ListCapabilitiesResult:
         """List capabilities.
 
-        Lists every capability with its tool names, discipline pack and
-        data sources.
+        Lists every capability with its tools, discipline pack and data
+        sources.
 
         Cost: 0 credits per successful call. POST
         /api/v1/list_capabilities.
 
         Args:
-            discipline: One of general, life, chem, earth, astro,
-                humanities; restricts the list to that pack.
+            discipline: Only the capabilities of this pack.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3120,17 +3077,15 @@ class Client(BaseClient):
     ) -> LookupAstroObjectResult:
         """Look up an astronomical object.
 
-        Resolves the name of an object outside the Solar System. Returns
-        main identifier, object type, ICRS coordinates in degrees,
-        parallax, proper motion, radial velocity, spectral type, V
-        magnitude, other identifiers.
+        Resolves an object beyond the Solar System: ids, type, ICRS
+        position, parallax, proper motion, radial velocity, spectral
+        type, V magnitude.
 
         Cost: 1 credit per successful call. POST
         /api/v1/lookup_astro_object.
 
         Args:
-            name: Object name or catalogue identifier (e.g. M 31,
-                Polaris, HD 8890).
+            name: Name or catalogue id, e.g. M 31.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3151,9 +3106,8 @@ class Client(BaseClient):
     ) -> LookupCompoundResult:
         """Look up a compound.
 
-        Looks up one compound: formula, molecular weight, SMILES,
-        InChIKey, XLogP, H-bond counts, TPSA, synonyms, 2D structure
-        image URL, and a definition and roles when available.
+        One compound: formula, weight, SMILES, InChIKey, XLogP, H-bond
+        counts, TPSA, synonyms, image, definition.
 
         Cost: 1 credit per successful call. POST
         /api/v1/lookup_compound.
@@ -3181,20 +3135,15 @@ class Client(BaseClient):
     ) -> LookupDrugResult:
         """Look up a drug.
 
-        Returns molecule facts (id, max clinical phase, molecule type,
-        formula, weight), mechanisms and targets, most frequently
-        reported adverse-event terms (spontaneous report counts, not
-        incidence or risk), and label highlights (indications, whether a
-        boxed warning exists).
+        Drug facts (max phase, type, formula), mechanisms and targets,
+        most reported adverse events (report counts, not risk), label
+        highlights.
 
         Cost: 1 credit per successful call. POST /api/v1/lookup_drug.
 
         Args:
-            name: Drug name (generic, brand or research code) or a
-                ChEMBL-style id (e.g. CHEMBL3137343).
-            include: Optional sections: any of targets, adverse_events,
-                label. Default: all. Default: ["targets",
-                "adverse_events", "label"].
+            name: Generic, brand or code name, or a ChEMBL id.
+            include: Default: ["targets", "adverse_events", "label"].
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3217,23 +3166,17 @@ class Client(BaseClient):
     ) -> LookupGeneProteinResult:
         """Look up a gene or protein.
 
-        Resolves a gene or protein across gene, genome and protein
-        databases and returns one record: ids, name, summary and
-        function, chromosome location, protein length, domains,
-        pathways, top interaction partners. Research lookup, not medical
+        One gene or protein: ids, name, function, chromosome location,
+        length, domains, pathways, interaction partners. Not medical
         advice.
 
         Cost: 1 credit per successful call. POST
         /api/v1/lookup_gene_protein.
 
         Args:
-            query: Gene symbol, gene or protein name, UniProt accession,
-                or Ensembl gene id.
-            organism: Organism name (e.g. human, mouse, Mus musculus) or
-                NCBI taxon id (e.g. 9606). Default: human (taxon 9606).
-            include: Optional sections to add: any of domains, pathways,
-                interactions. Default: all three. Default: ["domains",
-                "pathways", "interactions"].
+            query: Symbol, name, UniProt accession or Ensembl id.
+            organism: Name or NCBI taxon id. Default: "human".
+            include: Default: ["domains", "pathways", "interactions"].
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3255,17 +3198,15 @@ class Client(BaseClient):
     ) -> LookupIntegerSequenceResult:
         """Look up integer sequence.
 
-        Identifies or looks up an integer sequence from its first terms,
-        an A-number or keywords. Returns A-number, name, first terms,
-        formulas, keywords.
+        Identifies an integer sequence from its first terms, an A-number
+        or keywords: A-number, name, terms, formulas.
 
         Cost: 1 credit per successful call. POST
         /api/v1/lookup_integer_sequence.
 
         Args:
-            query: Comma-separated terms, an A-number (letter A followed
-                by six digits), or keywords.
-            limit: Sequences, default 5.
+            query: Comma-separated terms, an A-number or keywords.
+            limit: Default: 5.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3290,25 +3231,21 @@ class Client(BaseClient):
     ) -> LookupMaterialResult:
         """Look up crystalline materials.
 
-        Finds crystalline materials by formula, element set or id across
-        computed-property databases (band gap, formation energy,
-        stability) and an experimental crystal-structure database (CIF
-        download). Returns space group, lattice parameters, source
-        links. Give at least one of formula, elements or material_id.
+        Crystalline materials by formula, elements or id: computed
+        properties (band gap, formation energy, stability), space group,
+        lattice, CIF links.
 
         Cost: 1 credit per successful call. POST
         /api/v1/lookup_material.
 
         Args:
             formula: Chemical formula (e.g. Fe2O3).
-            elements: Element symbols (e.g. [Li, Fe, O]); returns
-                materials made of exactly these elements.
-            material_id: An id of the form mp-<number> (Materials
-                Project), or cod-<number>, or the bare 7-digit number
-                for the crystal-structure database (COD).
-            stable_only: Only thermodynamically stable computed phases;
-                skips the experimental database, which has no energies.
-            limit: Entries to return. Default 10.
+            elements: Element symbols; materials made of exactly these
+                elements.
+            material_id: mp-<n>, cod-<n> or a 7-digit COD id.
+            stable_only: Only stable computed phases (skips the
+                experimental database).
+            limit: Default: 10.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3339,19 +3276,17 @@ class Client(BaseClient):
     ) -> QueryGaiaResult:
         """Query Gaia DR3.
 
-        Cone search of Gaia DR3 sources, brightest first. Returns
-        position, parallax, proper motion, G/BP/RP magnitudes, radial
-        velocity, effective temperature.
+        Cone search of Gaia DR3, brightest first: position, parallax,
+        proper motion, G/BP/RP, radial velocity, temperature.
 
         Cost: 1 credit per successful call. POST /api/v1/query_gaia.
 
         Args:
             ra: Right ascension of the centre in degrees (ICRS).
             dec: Declination of the centre in degrees (ICRS).
-            radius_deg: Radius in degrees, maximum 1.0.
-            max_g_mag: Only sources at least this bright in the G band
-                (G magnitude at most this value).
-            limit: Sources to return. Default 50.
+            radius_deg: See the API guide.
+            max_g_mag: Faintest G magnitude included.
+            limit: Default: 50.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3383,25 +3318,21 @@ class Client(BaseClient):
     ) -> SearchArchivesResult:
         """Search archives.
 
-        Searches digitised primary sources: historical US newspaper
-        pages (full OCR text), photographs, maps, manuscripts from a
-        national library (Library of Congress), and cultural heritage
-        items from a European aggregator (Europeana). Returns title,
-        date, place, rights statement, thumbnail, item link, text
-        snippet.
+        Searches digitised sources: US newspaper pages (OCR), photos,
+        maps, manuscripts (Library of Congress) and European heritage
+        items (Europeana).
 
         Cost: 1 credit per successful call. POST
         /api/v1/search_archives.
 
         Args:
-            query: Keywords; for newspapers every word must appear on
-                the page.
-            type: Kind of item (default any).
-            date_from: Earliest year.
-            date_to: Latest year.
-            sources: Any of loc, europeana. Default both. Default:
-                ["loc", "europeana"].
-            limit: Items, default 10.
+            query: Keywords; for newspapers, all must appear on the
+                page.
+            type: Default: "any".
+            date_from: See the API guide.
+            date_to: See the API guide.
+            sources: Default: ["loc", "europeana"].
+            limit: Default: 10.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3435,22 +3366,21 @@ class Client(BaseClient):
     ) -> SearchClinicalTrialsResult:
         """Search clinical trials.
 
-        Searches a clinical-trial registry. Returns NCT id, title,
-        status, phase, conditions, interventions, sponsor, enrollment,
-        dates, primary outcomes, registry URL.
+        Searches a clinical-trial registry: NCT id, title, status,
+        phase, conditions, interventions, sponsor, enrollment, dates,
+        outcomes.
 
         Cost: 1 credit per successful call. POST
         /api/v1/search_clinical_trials.
 
         Args:
-            condition: Disease or condition.
+            condition: See the API guide.
             intervention: Drug, device or procedure.
-            phase: Trial phase, 1, 2, 3 or 4.
-            status: Overall recruitment status.
-            country: Country with a study site, in English (e.g.
-                Germany).
-            query: Free text (sponsor, outcome, NCT id, keywords).
-            limit: Results to return. Default 10.
+            phase: See the API guide.
+            status: See the API guide.
+            country: In English, e.g. Germany.
+            query: Sponsor, outcome, NCT id or keywords.
+            limit: Default: 10.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3481,19 +3411,17 @@ class Client(BaseClient):
     ) -> SearchDatasetsResult:
         """Search datasets.
 
-        Searches research datasets, de-duplicated by DOI. Returns DOI,
-        creators, year, repository, description, size or format when
-        known, dataset licence.
+        Searches research datasets, de-duplicated by DOI: creators,
+        year, repository, description, size, format, licence.
 
         Cost: 1 credit per successful call. POST
         /api/v1/search_datasets.
 
         Args:
-            query: Topic or keywords.
-            sources: Any of zenodo, dryad, dataverse, huggingface,
-                datacite. Default all. Default: ["zenodo", "dryad",
-                "dataverse", "huggingface", "datacite"].
-            limit: Datasets, default 10.
+            query: See the API guide.
+            sources: Default: ["zenodo", "dryad", "dataverse",
+                "huggingface", "datacite"].
+            limit: Default: 10.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3521,28 +3449,22 @@ class Client(BaseClient):
     ) -> SearchEarthquakesResult:
         """Search earthquakes.
 
-        Searches a global earthquake catalogue. Returns magnitude, time
-        (UTC), place, coordinates, depth, event page. Without start/end
-        the last 30 days up to now are searched (computed at call time).
+        Searches a global earthquake catalogue: magnitude, time (UTC),
+        place, coordinates, depth, event page.
 
         Cost: 1 credit per successful call. POST
         /api/v1/search_earthquakes.
 
         Args:
-            latitude: Centre latitude in decimal degrees; use together
-                with longitude.
-            longitude: Centre longitude in decimal degrees; use together
-                with latitude.
-            radius_km: Radius around the centre in km (at most 20001.6,
-                half the Earth's circumference). Default 100.
-            min_magnitude: Smallest magnitude included.
-            start: Earliest date, YYYY-MM-DD (UTC). Default 30 days ago
-                (computed at call time).
-            end: Latest date, YYYY-MM-DD (UTC), inclusive. Default now
-                (computed at call time).
-            limit: Events to return. Default 20.
-            order: time (newest first, default) or magnitude (largest
-                first). Default: "time".
+            latitude: Centre latitude in degrees.
+            longitude: Centre longitude in degrees.
+            radius_km: Radius around the centre in km. Default: 100.
+            min_magnitude: See the API guide.
+            start: Earliest day (UTC). Default: 30 days ago.
+            end: Latest day (UTC), inclusive. Default: today.
+            limit: Default: 20.
+            order: time (newest first) or magnitude (largest first).
+                Default: "time".
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3580,27 +3502,25 @@ class Client(BaseClient):
     ) -> SearchExoplanetsResult:
         """Search exoplanets.
 
-        Searches confirmed exoplanets (composite parameters, one row per
-        planet). Returns period, radius, mass, equilibrium temperature,
-        insolation, distance, discovery reference. The habitable-zone
-        filter is approximate.
+        Searches confirmed exoplanets: period, radius, mass,
+        temperature, insolation, distance, discovery reference. The
+        habitable-zone filter is approximate.
 
         Cost: 1 credit per successful call. POST
         /api/v1/search_exoplanets.
 
         Args:
-            host_star: Exact host star name (e.g. TRAPPIST-1).
+            host_star: Exact name, e.g. TRAPPIST-1.
             planet_name: Planet name or part of it.
-            discovery_method: A discovery method such as Transit, Radial
-                Velocity, Imaging, Microlensing, Transit Timing
-                Variations, Astrometry.
-            max_distance_pc: Maximum distance from the Sun in parsecs.
-            min_radius_earth: Minimum radius in Earth radii.
-            max_radius_earth: Maximum radius in Earth radii.
-            in_habitable_zone: When true, only planets with insolation
-                between 0.25 and 1.7 times Earth's.
-            discovered_after: Only planets discovered after this year.
-            limit: Planets to return. Default 25.
+            discovery_method: e.g. Transit, Radial Velocity, Imaging,
+                Microlensing.
+            max_distance_pc: See the API guide.
+            min_radius_earth: See the API guide.
+            max_radius_earth: See the API guide.
+            in_habitable_zone: Only insolation 0.25 to 1.7 times
+                Earth's.
+            discovered_after: See the API guide.
+            limit: Default: 25.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3634,11 +3554,9 @@ class Client(BaseClient):
     ) -> SearchExpressionDataResult:
         """Search expression data.
 
-        With `gene`: median tissue expression (TPM) across human
-        tissues, highest first. With `query`: searches an
-        expression-dataset archive (series accession, title, organism,
-        sample count, platform, date, URL). Both may be given in one
-        call.
+        With gene: median TPM across human tissues. With query:
+        expression datasets (accession, title, organism, samples,
+        platform).
 
         Cost: 1 credit per successful call. POST
         /api/v1/search_expression_data.
@@ -3646,9 +3564,9 @@ class Client(BaseClient):
         Args:
             gene: Human gene symbol or Ensembl gene id.
             query: Keywords for the dataset search.
-            organism: Scientific name limiting dataset results (e.g. Mus
-                musculus); the tissue expression part is human only.
-            limit: Dataset series to return. Default 10.
+            organism: Limits datasets, e.g. Mus musculus (tissues are
+                human only).
+            limit: Dataset series to return. Default: 10.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3680,21 +3598,19 @@ class Client(BaseClient):
     ) -> SearchGrantsResult:
         """Search grants.
 
-        Searches funded projects at three funders (NIH, NSF, UKRI). One
-        record per project: project number, PI, organisation, funder,
-        dates, amount, abstract.
+        Searches projects funded by NIH, NSF and UKRI: number, PI,
+        organisation, dates, amount, abstract.
 
         Cost: 1 credit per successful call. POST /api/v1/search_grants.
 
         Args:
-            query: Topic or keywords.
-            funder: nih, nsf or ukri. Default (when absent) all three.
-            pi_name: Principal investigator name.
+            query: See the API guide.
+            funder: One funder only (all three when absent).
+            pi_name: See the API guide.
             organization: Awardee institution name.
-            year_from: Earliest fiscal year (nih) or start year (nsf,
-                ukri).
-            year_to: Latest fiscal year (nih) or start year (nsf, ukri).
-            limit: Projects, default 10.
+            year_from: Fiscal year (nih) or start year.
+            year_to: Fiscal year (nih) or start year.
+            limit: Default: 10.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3757,24 +3673,20 @@ class Client(BaseClient):
     ) -> Union[SearchPapersResult, str]:
         """Search papers.
 
-        Searches scholarly papers across several indexes, de-duplicated,
-        each source in its own relevance order. Returns DOI, authors,
-        year, venue, citation count, open-access link. eric suits
-        education research, inspire-hep high-energy physics, dblp
-        computer science.
+        Searches scholarly papers across indexes, de-duplicated: DOI,
+        authors, year, venue, citations, open-access link.
 
         Cost: 1 credit per successful call. POST /api/v1/search_papers.
 
         Args:
             query: Topic, keywords or a natural-language question.
-            year_from: Earliest publication year.
-            year_to: Latest publication year.
+            year_from: See the API guide.
+            year_to: See the API guide.
             open_access_only: Only papers with free full text.
-            sources: Source ids from openalex, pubmed, arxiv,
-                inspire-hep, eric, crossref, dblp. Default: openalex,
-                pubmed, arxiv. eric suits education research,
-                inspire-hep high-energy physics, dblp computer science.
-            limit: Results to return, default 10.
+            sources: eric suits education research, inspire-hep
+                high-energy physics, dblp computer science. Default:
+                ["openalex", "pubmed", "arxiv"].
+            limit: Default: 10.
             citation_format: "bibtex", "ris" or "csl" to get the papers
                 as BibTeX, RIS or CSL-JSON text (as the server sends it)
                 instead of the result.
@@ -3811,22 +3723,19 @@ class Client(BaseClient):
     ) -> SearchSpeciesOccurrenceResult:
         """Search species occurrences.
 
-        Resolves a species name to a taxon; returns the total record
-        count and georeferenced occurrence records (coordinates, date,
-        country, dataset, licence). Only records under the CC0 and CC BY
-        licences are returned.
+        Species occurrences (CC0 and CC BY only): total count and
+        georeferenced records with date, country, dataset, licence.
 
         Cost: 1 credit per successful call. POST
         /api/v1/search_species_occurrence.
 
         Args:
             species: Scientific or common name.
-            country: Two-letter ISO 3166 country code (e.g. DK).
-            year_from: Earliest year of record.
-            year_to: Latest year of record.
-            has_coordinates: Only records with coordinates. Default
-                true.
-            limit: Records to return (at most 300). Default 50.
+            country: ISO 3166 code, e.g. DK.
+            year_from: See the API guide.
+            year_to: See the API guide.
+            has_coordinates: Default: True.
+            limit: Default: 50.
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.
@@ -3873,19 +3782,16 @@ class Client(BaseClient):
     ) -> Union[VerifyReferencesResult, str]:
         """Verify references.
 
-        Checks a reference list against two bibliographic indexes. For
-        each reference returns a status (verified, corrected, not_found,
-        uncertain), the real metadata of the matched paper, the
-        differing fields (year, pages, DOI, journal, first author) and a
-        retraction flag. At most 50 references per call.
+        Checks references against two bibliographic indexes: a status
+        each (verified, corrected, not_found, uncertain), the matched
+        paper's metadata, differing fields, retraction flag.
 
         Cost: 2 credits per successful call. POST
         /api/v1/verify_references.
 
         Args:
-            references: One block of text in any citation style or
-                BibTeX, or an array with one reference per item. At most
-                50 references per call.
+            references: Text in any citation style or BibTeX, or one
+                reference per item; at most 50.
             citation_format: "bibtex", "ris" or "csl" to get the papers
                 as BibTeX, RIS or CSL-JSON text (as the server sends it)
                 instead of the result.

@@ -10,8 +10,8 @@ export * from './runtime.js';
  */
 export class ResearchTools extends ResearchToolsClient {
   /**
-   * Check retractions. Checks DOIs for retractions, corrections and expressions of concern. Returns one
-   * record per DOI with notice DOI, date and source. At most 100 DOIs per call.
+   * Check retractions. Checks DOIs for retractions, corrections and expressions of concern: notice DOI,
+   * date and source.
    *
    * Cost: 2 credits per successful call. `POST /api/v1/check_retractions`
    */
@@ -25,8 +25,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callFigureTool('edit_figure', args, options);
   }
   /**
-   * Find statistical series. Finds official statistical series. Returns candidates, each with a
-   * series_id to pass to get_series. The query should name the country.
+   * Find statistical series. Finds official statistical series; each has a series_id for get_series.
+   * Name the country in the query.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/find_series`
    */
@@ -34,8 +34,7 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('find_series', args, options);
   }
   /**
-   * Get air quality. Nearest monitoring stations within 25 km of a point and their daily mean values
-   * with units. Without start/end the 7 days up to today are returned (computed at call time).
+   * Get air quality. Daily pollutant means from the monitoring stations nearest a point (within 25 km).
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_air_quality`
    */
@@ -43,9 +42,7 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('get_air_quality', args, options);
   }
   /**
-   * Get figure. Returns the image URL when the figure is ready, otherwise says it is still rendering;
-   * repeat the call about 30 seconds later. The figure's cost is reported in extra.credits_used when it
-   * is finished; the call itself costs 0 credits.
+   * Get figure. A figure's image URL once finished, else pending: ask again in about 30 s.
    *
    * Cost: 0 credits per successful call. `POST /api/v1/get_figure`
    */
@@ -56,8 +53,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('get_paper', args, options);
   }
   /**
-   * Get statistical series. Fetches observations of one series. Returns title, units, frequency,
-   * geography, dated values.
+   * Get statistical series. Observations of one series: title, units, frequency, geography, dated
+   * values.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_series`
    */
@@ -65,9 +62,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('get_series', args, options);
   }
   /**
-   * Get 3D structures. Finds 3D structures: experimental entries (method, resolution, release date,
-   * organism, mmCIF/PDB download links) plus the predicted model for the accession (mean pLDDT,
-   * version). Give `id` or `query`.
+   * Get 3D structures. 3D structures: experimental entries (method, resolution, organism, mmCIF/PDB
+   * links) and the predicted model (mean pLDDT).
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_structure`
    */
@@ -75,9 +71,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('get_structure', args, options);
   }
   /**
-   * Get US water data. Daily mean streamflow, gage height or water temperature from a monitoring site in
-   * the United States; when no site is given, lists sites in a state or bounding box. Without start/end
-   * the 30 days up to today are returned (computed at call time).
+   * Get US water data. Daily streamflow, gage height or water temperature at a US monitoring site;
+   * without a site, lists sites in a state or box.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_water_data`
    */
@@ -85,9 +80,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('get_water_data', args, options);
   }
   /**
-   * Get historical weather. Daily or monthly historical weather from 1981 onward at any point (gridded
-   * model data of about 50 km, not station records): temperature, precipitation, humidity, wind speed,
-   * solar radiation. At most 2,000 days per call when aggregate is daily; use monthly for long periods.
+   * Get historical weather. Daily or monthly weather since 1981 anywhere, from a model grid of about 50
+   * km (not stations): temperature, precipitation, humidity, wind, solar radiation.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_weather_history`
    */
@@ -95,9 +89,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('get_weather_history', args, options);
   }
   /**
-   * Journal info. Returns publisher, ISSNs, open-access status, whether listed in the open-access
-   * directory (DOAJ), article processing charge, works and citation counts, h-index, homepage,
-   * plain-language signals. Does not return the Journal Impact Factor.
+   * Journal info. Journal facts: publisher, ISSNs, open access, DOAJ listing, APC, works, citations,
+   * h-index, homepage. No Impact Factor.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/journal_info`
    */
@@ -105,7 +98,7 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('journal_info', args, options);
   }
   /**
-   * List capabilities. Lists every capability with its tool names, discipline pack and data sources.
+   * List capabilities. Lists every capability with its tools, discipline pack and data sources.
    *
    * Cost: 0 credits per successful call. `POST /api/v1/list_capabilities`
    */
@@ -113,9 +106,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('list_capabilities', args, options);
   }
   /**
-   * Look up an astronomical object. Resolves the name of an object outside the Solar System. Returns
-   * main identifier, object type, ICRS coordinates in degrees, parallax, proper motion, radial velocity,
-   * spectral type, V magnitude, other identifiers.
+   * Look up an astronomical object. Resolves an object beyond the Solar System: ids, type, ICRS
+   * position, parallax, proper motion, radial velocity, spectral type, V magnitude.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_astro_object`
    */
@@ -123,8 +115,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('lookup_astro_object', args, options);
   }
   /**
-   * Look up a compound. Looks up one compound: formula, molecular weight, SMILES, InChIKey, XLogP,
-   * H-bond counts, TPSA, synonyms, 2D structure image URL, and a definition and roles when available.
+   * Look up a compound. One compound: formula, weight, SMILES, InChIKey, XLogP, H-bond counts, TPSA,
+   * synonyms, image, definition.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_compound`
    */
@@ -132,9 +124,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('lookup_compound', args, options);
   }
   /**
-   * Look up a drug. Returns molecule facts (id, max clinical phase, molecule type, formula, weight),
-   * mechanisms and targets, most frequently reported adverse-event terms (spontaneous report counts, not
-   * incidence or risk), and label highlights (indications, whether a boxed warning exists).
+   * Look up a drug. Drug facts (max phase, type, formula), mechanisms and targets, most reported adverse
+   * events (report counts, not risk), label highlights.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_drug`
    */
@@ -142,9 +133,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('lookup_drug', args, options);
   }
   /**
-   * Look up a gene or protein. Resolves a gene or protein across gene, genome and protein databases and
-   * returns one record: ids, name, summary and function, chromosome location, protein length, domains,
-   * pathways, top interaction partners. Research lookup, not medical advice.
+   * Look up a gene or protein. One gene or protein: ids, name, function, chromosome location, length,
+   * domains, pathways, interaction partners. Not medical advice.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_gene_protein`
    */
@@ -152,8 +142,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('lookup_gene_protein', args, options);
   }
   /**
-   * Look up integer sequence. Identifies or looks up an integer sequence from its first terms, an
-   * A-number or keywords. Returns A-number, name, first terms, formulas, keywords.
+   * Look up integer sequence. Identifies an integer sequence from its first terms, an A-number or
+   * keywords: A-number, name, terms, formulas.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_integer_sequence`
    */
@@ -161,10 +151,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('lookup_integer_sequence', args, options);
   }
   /**
-   * Look up crystalline materials. Finds crystalline materials by formula, element set or id across
-   * computed-property databases (band gap, formation energy, stability) and an experimental
-   * crystal-structure database (CIF download). Returns space group, lattice parameters, source links.
-   * Give at least one of formula, elements or material_id.
+   * Look up crystalline materials. Crystalline materials by formula, elements or id: computed properties
+   * (band gap, formation energy, stability), space group, lattice, CIF links.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_material`
    */
@@ -172,8 +160,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('lookup_material', args, options);
   }
   /**
-   * Query Gaia DR3. Cone search of Gaia DR3 sources, brightest first. Returns position, parallax, proper
-   * motion, G/BP/RP magnitudes, radial velocity, effective temperature.
+   * Query Gaia DR3. Cone search of Gaia DR3, brightest first: position, parallax, proper motion,
+   * G/BP/RP, radial velocity, temperature.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/query_gaia`
    */
@@ -181,10 +169,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('query_gaia', args, options);
   }
   /**
-   * Search archives. Searches digitised primary sources: historical US newspaper pages (full OCR text),
-   * photographs, maps, manuscripts from a national library (Library of Congress), and cultural heritage
-   * items from a European aggregator (Europeana). Returns title, date, place, rights statement,
-   * thumbnail, item link, text snippet.
+   * Search archives. Searches digitised sources: US newspaper pages (OCR), photos, maps, manuscripts
+   * (Library of Congress) and European heritage items (Europeana).
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_archives`
    */
@@ -192,8 +178,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('search_archives', args, options);
   }
   /**
-   * Search clinical trials. Searches a clinical-trial registry. Returns NCT id, title, status, phase,
-   * conditions, interventions, sponsor, enrollment, dates, primary outcomes, registry URL.
+   * Search clinical trials. Searches a clinical-trial registry: NCT id, title, status, phase,
+   * conditions, interventions, sponsor, enrollment, dates, outcomes.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_clinical_trials`
    */
@@ -201,8 +187,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('search_clinical_trials', args, options);
   }
   /**
-   * Search datasets. Searches research datasets, de-duplicated by DOI. Returns DOI, creators, year,
-   * repository, description, size or format when known, dataset licence.
+   * Search datasets. Searches research datasets, de-duplicated by DOI: creators, year, repository,
+   * description, size, format, licence.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_datasets`
    */
@@ -210,9 +196,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('search_datasets', args, options);
   }
   /**
-   * Search earthquakes. Searches a global earthquake catalogue. Returns magnitude, time (UTC), place,
-   * coordinates, depth, event page. Without start/end the last 30 days up to now are searched (computed
-   * at call time).
+   * Search earthquakes. Searches a global earthquake catalogue: magnitude, time (UTC), place,
+   * coordinates, depth, event page.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_earthquakes`
    */
@@ -220,9 +205,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('search_earthquakes', args, options);
   }
   /**
-   * Search exoplanets. Searches confirmed exoplanets (composite parameters, one row per planet). Returns
-   * period, radius, mass, equilibrium temperature, insolation, distance, discovery reference. The
-   * habitable-zone filter is approximate.
+   * Search exoplanets. Searches confirmed exoplanets: period, radius, mass, temperature, insolation,
+   * distance, discovery reference. The habitable-zone filter is approximate.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_exoplanets`
    */
@@ -230,9 +214,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('search_exoplanets', args, options);
   }
   /**
-   * Search expression data. With `gene`: median tissue expression (TPM) across human tissues, highest
-   * first. With `query`: searches an expression-dataset archive (series accession, title, organism,
-   * sample count, platform, date, URL). Both may be given in one call.
+   * Search expression data. With gene: median TPM across human tissues. With query: expression datasets
+   * (accession, title, organism, samples, platform).
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_expression_data`
    */
@@ -240,8 +223,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('search_expression_data', args, options);
   }
   /**
-   * Search grants. Searches funded projects at three funders (NIH, NSF, UKRI). One record per project:
-   * project number, PI, organisation, funder, dates, amount, abstract.
+   * Search grants. Searches projects funded by NIH, NSF and UKRI: number, PI, organisation, dates,
+   * amount, abstract.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_grants`
    */
@@ -252,9 +235,8 @@ export class ResearchTools extends ResearchToolsClient {
     return this.callTool('search_papers', args, options);
   }
   /**
-   * Search species occurrences. Resolves a species name to a taxon; returns the total record count and
-   * georeferenced occurrence records (coordinates, date, country, dataset, licence). Only records under
-   * the CC0 and CC BY licences are returned.
+   * Search species occurrences. Species occurrences (CC0 and CC BY only): total count and georeferenced
+   * records with date, country, dataset, licence.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_species_occurrence`
    */

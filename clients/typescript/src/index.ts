@@ -49,9 +49,9 @@ export type ToolName =
 
 /** Arguments of check_retractions. Those left out take the server's default. */
 export interface CheckRetractionsArgs {
-  /** DOIs (bare or resolver URLs), at most 100. */
+  /** Bare DOIs or resolver URLs. */
   dois?: string[];
-  /** Text containing DOIs; only references that include a DOI are checked. */
+  /** Text with DOIs; at most 100 DOIs in all. */
   references?: string;
 }
 
@@ -96,25 +96,13 @@ export type CheckRetractionsResult = ToolResult<CheckRetractionsData>;
 export interface CreateFigureArgs {
   /** What the figure shows: entities, relationships, order of events. */
   description: string;
-  /**
-   * Kind of figure. Default schematic.
-   *
-   * @default 'schematic'
-   */
+  /** @default 'schematic' */
   kind?: 'mechanism' | 'workflow' | 'graphical_abstract' | 'schematic' | 'poster_panel';
-  /**
-   * Visual style. Default nature.
-   *
-   * @default 'nature'
-   */
+  /** @default 'nature' */
   style?: 'nature' | 'cell' | 'minimal_line' | 'flat_color' | 'textbook';
   /** Exact text labels to appear in the figure (at most 30, each at most 120 characters). */
   labels?: string[];
-  /**
-   * Aspect ratio. Default 16:9 for graphical_abstract and workflow kinds, otherwise 4:3.
-   *
-   * Default: '16:9' when kind is graphical_abstract or workflow, otherwise '4:3'.
-   */
+  /** Default: '16:9' when kind is graphical_abstract or workflow, otherwise '4:3'. */
   aspect_ratio?: '16:9' | '4:3' | '1:1' | '3:4' | '9:16';
 }
 
@@ -178,9 +166,9 @@ export type CreateFigureResult = ToolResult<CreateFigureData, CreateFigureExtra>
 
 /** Arguments of edit_figure. Those left out take the server's default. */
 export interface EditFigureArgs {
-  /** Id returned by create_figure, edit_figure or get_figure. */
+  /** From create_figure, edit_figure or get_figure. */
   figure_id: string;
-  /** What to change; one or two changes per call work best. */
+  /** What to change; one or two changes work best. */
   instruction: string;
 }
 
@@ -252,17 +240,9 @@ export type EditFigureResult = ToolResult<EditFigureData, EditFigureExtra>;
 export interface FindSeriesArgs {
   /** What to measure and where (name the country). */
   query: string;
-  /**
-   * Any of fred, world-bank, bls, oecd, eurostat, imf, owid, census. Default all.
-   *
-   * @default ['fred','world-bank','bls','oecd','eurostat','imf','owid','census']
-   */
+  /** @default ['fred','world-bank','bls','oecd','eurostat','imf','owid','census'] */
   sources?: Array<'fred' | 'world-bank' | 'bls' | 'oecd' | 'eurostat' | 'imf' | 'owid' | 'census'>;
-  /**
-   * Candidates, default 10.
-   *
-   * @default 10
-   */
+  /** @default 10 */
   limit?: number;
 }
 
@@ -300,25 +280,25 @@ export type FindSeriesResult = ToolResult<FindSeriesData>;
 
 /** Arguments of get_air_quality. Those left out take the server's default. */
 export interface GetAirQualityArgs {
-  /** Decimal degrees. */
+  /**
+
+   */
   latitude: number;
-  /** Decimal degrees. */
+  /**
+
+   */
   longitude: number;
   /**
-   * Search radius in km; default and maximum 25.
+   * Search radius in km.
    *
    * @default 25
    */
   radius_km?: number;
-  /**
-   * Any of pm25, pm10, no2, o3, so2, co. Default: all six.
-   *
-   * @default ['pm25','pm10','no2','o3','so2','co']
-   */
+  /** @default ['pm25','pm10','no2','o3','so2','co'] */
   pollutants?: Array<'pm25' | 'pm10' | 'no2' | 'o3' | 'so2' | 'co'>;
-  /** First day, YYYY-MM-DD. Default 7 days before end (computed at call time). */
+  /** First day. Default: 7 days before end. */
   start?: string;
-  /** Last day, YYYY-MM-DD. Default today (computed at call time). */
+  /** Last day. Default: today. */
   end?: string;
 }
 
@@ -377,7 +357,7 @@ export type GetAirQualityResult = ToolResult<GetAirQualityData>;
 
 /** Arguments of get_figure. Those left out take the server's default. */
 export interface GetFigureArgs {
-  /** Id returned by create_figure or edit_figure. */
+  /** From create_figure or edit_figure. */
   figure_id: string;
 }
 
@@ -449,10 +429,7 @@ export type GetFigureResult = ToolResult<GetFigureData, GetFigureExtra>;
 
 /** Arguments of get_paper. Those left out take the server's default. */
 export interface GetPaperArgs {
-  /**
-   * A DOI (bare 10.<prefix>/<suffix> or a resolver URL), pmid:<number>, PMC<number>, arxiv:<id> (or a
-   * bare arXiv id), or an OpenAlex work id beginning with W.
-   */
+  /** DOI (bare or URL), pmid:<n>, PMC<n>, arxiv:<id> or an OpenAlex W id. */
   id: string;
 }
 
@@ -514,16 +491,13 @@ export type GetPaperResult = ToolResult<GetPaperData>;
 
 /** Arguments of get_series. Those left out take the server's default. */
 export interface GetSeriesArgs {
-  /** A seriesId from find_series, shaped <source>:<id> with optional ?<dimension>=<CODE> parts. */
+  /** A series_id from find_series. */
   series_id: string;
-  /** First period: a year, or an ISO date (year-month or year-month-day). */
+  /** First period: YYYY, YYYY-MM or YYYY-MM-DD. */
   start?: string;
   /** Last period, same formats as start. */
   end?: string;
-  /**
-   * ISO country code (two- or three-letter) for per-country sources world-bank, imf, owid, oecd,
-   * eurostat; overrides the country inside series_id.
-   */
+  /** ISO code (2 or 3 letters), overriding series_id's. */
   country?: string;
 }
 
@@ -568,12 +542,12 @@ export type GetSeriesResult = ToolResult<GetSeriesData>;
 
 /** Arguments of get_structure. Those left out take the server's default. */
 export interface GetStructureArgs {
-  /** PDB id (e.g. 4HHB) or UniProt accession (e.g. P05067). */
+  /** PDB id or UniProt accession. */
   id?: string;
-  /** Protein or gene name, for use when no id is known. */
+  /** Protein or gene name, when no id is known. */
   query?: string;
   /**
-   * Experimental structures to return. Default 10.
+   * Experimental structures to return.
    *
    * @default 10
    */
@@ -620,24 +594,20 @@ export type GetStructureResult = ToolResult<GetStructureData>;
 
 /** Arguments of get_water_data. Those left out take the server's default. */
 export interface GetWaterDataArgs {
-  /** Monitoring site number (e.g. 01646500; the USGS- prefix is accepted). */
+  /** e.g. 01646500; a USGS- prefix is accepted. */
   site?: string;
-  /** US state, two-letter code or full name, for listing sites. */
+  /** US state (code or name), to list sites. */
   state?: string;
-  /** [west, south, east, north] in decimal degrees, for listing sites. */
+  /** [west, south, east, north], to list sites. */
   bbox?: number[];
-  /**
-   * streamflow (default), gage_height or water_temperature.
-   *
-   * @default 'streamflow'
-   */
+  /** @default 'streamflow' */
   parameter?: 'streamflow' | 'gage_height' | 'water_temperature';
-  /** First day, YYYY-MM-DD. Default 30 days before end (computed at call time). */
+  /** First day. Default: 30 days before end. */
   start?: string;
-  /** Last day, YYYY-MM-DD. Default today (computed at call time). */
+  /** Last day. Default: today. */
   end?: string;
   /**
-   * Sites listed when no site is given. Default 20.
+   * Sites listed when no site is given.
    *
    * @default 20
    */
@@ -689,24 +659,24 @@ export type GetWaterDataResult = ToolResult<GetWaterDataData>;
 
 /** Arguments of get_weather_history. Those left out take the server's default. */
 export interface GetWeatherHistoryArgs {
-  /** Decimal degrees, north positive. */
-  latitude: number;
-  /** Decimal degrees, east positive. */
-  longitude: number;
-  /** First day, YYYY-MM-DD, not before 1981-01-01. */
-  start: string;
-  /** Last day, YYYY-MM-DD (not before start). */
-  end: string;
   /**
-   * Any of temperature_max, temperature_min, temperature_mean, precipitation, relative_humidity,
-   * wind_speed, solar_radiation. Default: temperature_max, temperature_min, temperature_mean,
-   * precipitation.
-   *
-   * @default ['temperature_max','temperature_min','temperature_mean','precipitation']
+
    */
+  latitude: number;
+  /**
+
+   */
+  longitude: number;
+  /** First day, from 1981-01-01. */
+  start: string;
+  /**
+
+   */
+  end: string;
+  /** @default ['temperature_max','temperature_min','temperature_mean','precipitation'] */
   variables?: Array<'temperature_max' | 'temperature_min' | 'temperature_mean' | 'precipitation' | 'relative_humidity' | 'wind_speed' | 'solar_radiation'>;
   /**
-   * daily (default; at most 2,000 days per call) or monthly (monthly means for long periods).
+   * daily (up to 2,000 days) or monthly means.
    *
    * @default 'daily'
    */
@@ -823,7 +793,7 @@ export type JournalInfoResult = ToolResult<JournalInfoData>;
 
 /** Arguments of list_capabilities. Those left out take the server's default. */
 export interface ListCapabilitiesArgs {
-  /** One of general, life, chem, earth, astro, humanities; restricts the list to that pack. */
+  /** Only the capabilities of this pack. */
   discipline?: 'general' | 'life' | 'chem' | 'earth' | 'astro' | 'humanities';
 }
 
@@ -874,7 +844,7 @@ export type ListCapabilitiesResult = ToolResult<ListCapabilitiesData>;
 
 /** Arguments of lookup_astro_object. Those left out take the server's default. */
 export interface LookupAstroObjectArgs {
-  /** Object name or catalogue identifier (e.g. M 31, Polaris, HD 8890). */
+  /** Name or catalogue id, e.g. M 31. */
   name: string;
 }
 
@@ -966,13 +936,9 @@ export type LookupCompoundResult = ToolResult<LookupCompoundData>;
 
 /** Arguments of lookup_drug. Those left out take the server's default. */
 export interface LookupDrugArgs {
-  /** Drug name (generic, brand or research code) or a ChEMBL-style id (e.g. CHEMBL3137343). */
+  /** Generic, brand or code name, or a ChEMBL id. */
   name: string;
-  /**
-   * Optional sections: any of targets, adverse_events, label. Default: all.
-   *
-   * @default ['targets','adverse_events','label']
-   */
+  /** @default ['targets','adverse_events','label'] */
   include?: Array<'targets' | 'adverse_events' | 'label'>;
 }
 
@@ -1040,20 +1006,15 @@ export type LookupDrugResult = ToolResult<LookupDrugData>;
 
 /** Arguments of lookup_gene_protein. Those left out take the server's default. */
 export interface LookupGeneProteinArgs {
-  /** Gene symbol, gene or protein name, UniProt accession, or Ensembl gene id. */
+  /** Symbol, name, UniProt accession or Ensembl id. */
   query: string;
   /**
-   * Organism name (e.g. human, mouse, Mus musculus) or NCBI taxon id (e.g. 9606). Default: human (taxon
-   * 9606).
+   * Name or NCBI taxon id.
    *
    * @default 'human'
    */
   organism?: string;
-  /**
-   * Optional sections to add: any of domains, pathways, interactions. Default: all three.
-   *
-   * @default ['domains','pathways','interactions']
-   */
+  /** @default ['domains','pathways','interactions'] */
   include?: Array<'domains' | 'pathways' | 'interactions'>;
 }
 
@@ -1131,13 +1092,9 @@ export type LookupGeneProteinResult = ToolResult<LookupGeneProteinData>;
 
 /** Arguments of lookup_integer_sequence. Those left out take the server's default. */
 export interface LookupIntegerSequenceArgs {
-  /** Comma-separated terms, an A-number (letter A followed by six digits), or keywords. */
+  /** Comma-separated terms, an A-number or keywords. */
   query: string;
-  /**
-   * Sequences, default 5.
-   *
-   * @default 5
-   */
+  /** @default 5 */
   limit?: number;
 }
 
@@ -1173,23 +1130,13 @@ export type LookupIntegerSequenceResult = ToolResult<LookupIntegerSequenceData>;
 export interface LookupMaterialArgs {
   /** Chemical formula (e.g. Fe2O3). */
   formula?: string;
-  /** Element symbols (e.g. [Li, Fe, O]); returns materials made of exactly these elements. */
+  /** Element symbols; materials made of exactly these elements. */
   elements?: string[];
-  /**
-   * An id of the form mp-<number> (Materials Project), or cod-<number>, or the bare 7-digit number for
-   * the crystal-structure database (COD).
-   */
+  /** mp-<n>, cod-<n> or a 7-digit COD id. */
   material_id?: string;
-  /**
-   * Only thermodynamically stable computed phases; skips the experimental database, which has no
-   * energies.
-   */
+  /** Only stable computed phases (skips the experimental database). */
   stable_only?: boolean;
-  /**
-   * Entries to return. Default 10.
-   *
-   * @default 10
-   */
+  /** @default 10 */
   limit?: number;
 }
 
@@ -1256,15 +1203,13 @@ export interface QueryGaiaArgs {
   ra: number;
   /** Declination of the centre in degrees (ICRS). */
   dec: number;
-  /** Radius in degrees, maximum 1.0. */
-  radius_deg: number;
-  /** Only sources at least this bright in the G band (G magnitude at most this value). */
-  max_g_mag?: number;
   /**
-   * Sources to return. Default 50.
-   *
-   * @default 50
+
    */
+  radius_deg: number;
+  /** Faintest G magnitude included. */
+  max_g_mag?: number;
+  /** @default 50 */
   limit?: number;
 }
 
@@ -1306,29 +1251,21 @@ export type QueryGaiaResult = ToolResult<QueryGaiaData>;
 
 /** Arguments of search_archives. Those left out take the server's default. */
 export interface SearchArchivesArgs {
-  /** Keywords; for newspapers every word must appear on the page. */
+  /** Keywords; for newspapers, all must appear on the page. */
   query: string;
-  /**
-   * Kind of item (default any).
-   *
-   * @default 'any'
-   */
+  /** @default 'any' */
   type?: 'newspaper' | 'image' | 'manuscript' | 'map' | 'any';
-  /** Earliest year. */
+  /**
+
+   */
   date_from?: number;
-  /** Latest year. */
+  /**
+
+   */
   date_to?: number;
-  /**
-   * Any of loc, europeana. Default both.
-   *
-   * @default ['loc','europeana']
-   */
+  /** @default ['loc','europeana'] */
   sources?: Array<'loc' | 'europeana'>;
-  /**
-   * Items, default 10.
-   *
-   * @default 10
-   */
+  /** @default 10 */
   limit?: number;
 }
 
@@ -1370,13 +1307,19 @@ export type SearchArchivesResult = ToolResult<SearchArchivesData>;
 
 /** Arguments of search_clinical_trials. Those left out take the server's default. */
 export interface SearchClinicalTrialsArgs {
-  /** Disease or condition. */
+  /**
+
+   */
   condition?: string;
   /** Drug, device or procedure. */
   intervention?: string;
-  /** Trial phase, 1, 2, 3 or 4. */
+  /**
+
+   */
   phase?: 1 | 2 | 3 | 4;
-  /** Overall recruitment status. */
+  /**
+
+   */
   status?:
     | 'recruiting'
     | 'not_yet_recruiting'
@@ -1387,15 +1330,11 @@ export interface SearchClinicalTrialsArgs {
     | 'withdrawn'
     | 'enrolling_by_invitation'
     | 'unknown';
-  /** Country with a study site, in English (e.g. Germany). */
+  /** In English, e.g. Germany. */
   country?: string;
-  /** Free text (sponsor, outcome, NCT id, keywords). */
+  /** Sponsor, outcome, NCT id or keywords. */
   query?: string;
-  /**
-   * Results to return. Default 10.
-   *
-   * @default 10
-   */
+  /** @default 10 */
   limit?: number;
 }
 
@@ -1449,19 +1388,13 @@ export type SearchClinicalTrialsResult = ToolResult<SearchClinicalTrialsData>;
 
 /** Arguments of search_datasets. Those left out take the server's default. */
 export interface SearchDatasetsArgs {
-  /** Topic or keywords. */
+  /**
+
+   */
   query: string;
-  /**
-   * Any of zenodo, dryad, dataverse, huggingface, datacite. Default all.
-   *
-   * @default ['zenodo','dryad','dataverse','huggingface','datacite']
-   */
+  /** @default ['zenodo','dryad','dataverse','huggingface','datacite'] */
   sources?: Array<'zenodo' | 'dryad' | 'dataverse' | 'huggingface' | 'datacite'>;
-  /**
-   * Datasets, default 10.
-   *
-   * @default 10
-   */
+  /** @default 10 */
   limit?: number;
 }
 
@@ -1503,30 +1436,28 @@ export type SearchDatasetsResult = ToolResult<SearchDatasetsData>;
 
 /** Arguments of search_earthquakes. Those left out take the server's default. */
 export interface SearchEarthquakesArgs {
-  /** Centre latitude in decimal degrees; use together with longitude. */
+  /** Centre latitude in degrees. */
   latitude?: number;
-  /** Centre longitude in decimal degrees; use together with latitude. */
+  /** Centre longitude in degrees. */
   longitude?: number;
   /**
-   * Radius around the centre in km (at most 20001.6, half the Earth's circumference). Default 100.
+   * Radius around the centre in km.
    *
    * @default 100
    */
   radius_km?: number;
-  /** Smallest magnitude included. */
-  min_magnitude?: number;
-  /** Earliest date, YYYY-MM-DD (UTC). Default 30 days ago (computed at call time). */
-  start?: string;
-  /** Latest date, YYYY-MM-DD (UTC), inclusive. Default now (computed at call time). */
-  end?: string;
   /**
-   * Events to return. Default 20.
-   *
-   * @default 20
+
    */
+  min_magnitude?: number;
+  /** Earliest day (UTC). Default: 30 days ago. */
+  start?: string;
+  /** Latest day (UTC), inclusive. Default: today. */
+  end?: string;
+  /** @default 20 */
   limit?: number;
   /**
-   * time (newest first, default) or magnitude (largest first).
+   * time (newest first) or magnitude (largest first).
    *
    * @default 'time'
    */
@@ -1563,30 +1494,31 @@ export type SearchEarthquakesResult = ToolResult<SearchEarthquakesData>;
 
 /** Arguments of search_exoplanets. Those left out take the server's default. */
 export interface SearchExoplanetsArgs {
-  /** Exact host star name (e.g. TRAPPIST-1). */
+  /** Exact name, e.g. TRAPPIST-1. */
   host_star?: string;
   /** Planet name or part of it. */
   planet_name?: string;
-  /**
-   * A discovery method such as Transit, Radial Velocity, Imaging, Microlensing, Transit Timing
-   * Variations, Astrometry.
-   */
+  /** e.g. Transit, Radial Velocity, Imaging, Microlensing. */
   discovery_method?: string;
-  /** Maximum distance from the Sun in parsecs. */
-  max_distance_pc?: number;
-  /** Minimum radius in Earth radii. */
-  min_radius_earth?: number;
-  /** Maximum radius in Earth radii. */
-  max_radius_earth?: number;
-  /** When true, only planets with insolation between 0.25 and 1.7 times Earth's. */
-  in_habitable_zone?: boolean;
-  /** Only planets discovered after this year. */
-  discovered_after?: number;
   /**
-   * Planets to return. Default 25.
-   *
-   * @default 25
+
    */
+  max_distance_pc?: number;
+  /**
+
+   */
+  min_radius_earth?: number;
+  /**
+
+   */
+  max_radius_earth?: number;
+  /** Only insolation 0.25 to 1.7 times Earth's. */
+  in_habitable_zone?: boolean;
+  /**
+
+   */
+  discovered_after?: number;
+  /** @default 25 */
   limit?: number;
 }
 
@@ -1630,13 +1562,10 @@ export interface SearchExpressionDataArgs {
   gene?: string;
   /** Keywords for the dataset search. */
   query?: string;
-  /**
-   * Scientific name limiting dataset results (e.g. Mus musculus); the tissue expression part is human
-   * only.
-   */
+  /** Limits datasets, e.g. Mus musculus (tissues are human only). */
   organism?: string;
   /**
-   * Dataset series to return. Default 10.
+   * Dataset series to return.
    *
    * @default 10
    */
@@ -1690,23 +1619,23 @@ export type SearchExpressionDataResult = ToolResult<SearchExpressionDataData>;
 
 /** Arguments of search_grants. Those left out take the server's default. */
 export interface SearchGrantsArgs {
-  /** Topic or keywords. */
+  /**
+
+   */
   query: string;
-  /** nih, nsf or ukri. Default (when absent) all three. */
+  /** One funder only (all three when absent). */
   funder?: 'nih' | 'nsf' | 'ukri';
-  /** Principal investigator name. */
+  /**
+
+   */
   pi_name?: string;
   /** Awardee institution name. */
   organization?: string;
-  /** Earliest fiscal year (nih) or start year (nsf, ukri). */
+  /** Fiscal year (nih) or start year. */
   year_from?: number;
-  /** Latest fiscal year (nih) or start year (nsf, ukri). */
+  /** Fiscal year (nih) or start year. */
   year_to?: number;
-  /**
-   * Projects, default 10.
-   *
-   * @default 10
-   */
+  /** @default 10 */
   limit?: number;
 }
 
@@ -1754,25 +1683,23 @@ export type SearchGrantsResult = ToolResult<SearchGrantsData>;
 export interface SearchPapersArgs {
   /** Topic, keywords or a natural-language question. */
   query: string;
-  /** Earliest publication year. */
+  /**
+
+   */
   year_from?: number;
-  /** Latest publication year. */
+  /**
+
+   */
   year_to?: number;
   /** Only papers with free full text. */
   open_access_only?: boolean;
   /**
-   * Source ids from openalex, pubmed, arxiv, inspire-hep, eric, crossref, dblp. Default: openalex,
-   * pubmed, arxiv. eric suits education research, inspire-hep high-energy physics, dblp computer
-   * science.
+   * eric suits education research, inspire-hep high-energy physics, dblp computer science.
    *
    * @default ['openalex','pubmed','arxiv']
    */
   sources?: Array<'openalex' | 'pubmed' | 'arxiv' | 'inspire-hep' | 'eric' | 'crossref' | 'dblp'>;
-  /**
-   * Results to return, default 10.
-   *
-   * @default 10
-   */
+  /** @default 10 */
   limit?: number;
 }
 
@@ -1826,23 +1753,19 @@ export type SearchPapersResult = ToolResult<SearchPapersData>;
 export interface SearchSpeciesOccurrenceArgs {
   /** Scientific or common name. */
   species: string;
-  /** Two-letter ISO 3166 country code (e.g. DK). */
+  /** ISO 3166 code, e.g. DK. */
   country?: string;
-  /** Earliest year of record. */
+  /**
+
+   */
   year_from?: number;
-  /** Latest year of record. */
+  /**
+
+   */
   year_to?: number;
-  /**
-   * Only records with coordinates. Default true.
-   *
-   * @default true
-   */
+  /** @default true */
   has_coordinates?: boolean;
-  /**
-   * Records to return (at most 300). Default 50.
-   *
-   * @default 50
-   */
+  /** @default 50 */
   limit?: number;
 }
 
@@ -1909,10 +1832,7 @@ export type SearchSpeciesOccurrenceResult = ToolResult<SearchSpeciesOccurrenceDa
 
 /** Arguments of verify_references. Those left out take the server's default. */
 export interface VerifyReferencesArgs {
-  /**
-   * One block of text in any citation style or BibTeX, or an array with one reference per item. At most
-   * 50 references per call.
-   */
+  /** Text in any citation style or BibTeX, or one reference per item; at most 50. */
   references: string | string[];
 }
 
@@ -2071,8 +1991,8 @@ export interface ToolResults {
  */
 export class ResearchTools extends ResearchToolsClient {
   /**
-   * Check retractions. Checks DOIs for retractions, corrections and expressions of concern. Returns one
-   * record per DOI with notice DOI, date and source. At most 100 DOIs per call.
+   * Check retractions. Checks DOIs for retractions, corrections and expressions of concern: notice DOI,
+   * date and source.
    *
    * Cost: 2 credits per successful call. `POST /api/v1/check_retractions`
    */
@@ -2081,11 +2001,9 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Create figure. Makes a schematic-type figure (mechanism or pathway diagram, workflow, study design,
-   * graphical abstract) from a description. Not for plots of numeric data. Returns an image URL in
-   * files, or a pending result with figure_id (poll get_figure about every 30 seconds). 0 credits at
-   * call time; the figure's cost is charged when its image is finished and reported in
-   * extra.credits_used.
+   * Create figure. Draws a schematic figure (mechanism, pathway, workflow, study design, graphical
+   * abstract) from a description; not for data plots. Returns the image URL, or pending with figure_id:
+   * poll get_figure every 30 s.
    *
    * Cost: 0 credits at call time; 5 credits when the image is finished. `POST /api/v1/create_figure`
    */
@@ -2099,10 +2017,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Edit figure. Changes an earlier figure by a plain-language instruction; returns a new image (a new
-   * figure with its own figure_id) and keeps the original. Answers pending when still rendering (poll
-   * get_figure). 0 credits at call time; the figure's cost is charged when its image is finished and
-   * reported in extra.credits_used.
+   * Edit figure. Makes a new figure from an earlier one by a plain-language instruction; the original
+   * stays. Poll get_figure while it renders.
    *
    * Cost: 0 credits at call time; 5 credits when the image is finished. `POST /api/v1/edit_figure`
    */
@@ -2113,8 +2029,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Find statistical series. Finds official statistical series. Returns candidates, each with a
-   * series_id to pass to get_series. The query should name the country.
+   * Find statistical series. Finds official statistical series; each has a series_id for get_series.
+   * Name the country in the query.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/find_series`
    */
@@ -2123,8 +2039,7 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Get air quality. Nearest monitoring stations within 25 km of a point and their daily mean values
-   * with units. Without start/end the 7 days up to today are returned (computed at call time).
+   * Get air quality. Daily pollutant means from the monitoring stations nearest a point (within 25 km).
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_air_quality`
    */
@@ -2133,9 +2048,7 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Get figure. Returns the image URL when the figure is ready, otherwise says it is still rendering;
-   * repeat the call about 30 seconds later. The figure's cost is reported in extra.credits_used when it
-   * is finished; the call itself costs 0 credits.
+   * Get figure. A figure's image URL once finished, else pending: ask again in about 30 s.
    *
    * Cost: 0 credits per successful call. `POST /api/v1/get_figure`
    */
@@ -2144,8 +2057,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Get paper. Looks up one paper; returns verified metadata, abstract, citation count, retraction flag,
-   * and an open-access link when one exists.
+   * Get paper. One paper: verified metadata, abstract, citation count, retraction flag, open-access
+   * link.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_paper`
    */
@@ -2156,8 +2069,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Get statistical series. Fetches observations of one series. Returns title, units, frequency,
-   * geography, dated values.
+   * Get statistical series. Observations of one series: title, units, frequency, geography, dated
+   * values.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_series`
    */
@@ -2166,9 +2079,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Get 3D structures. Finds 3D structures: experimental entries (method, resolution, release date,
-   * organism, mmCIF/PDB download links) plus the predicted model for the accession (mean pLDDT,
-   * version). Give `id` or `query`.
+   * Get 3D structures. 3D structures: experimental entries (method, resolution, organism, mmCIF/PDB
+   * links) and the predicted model (mean pLDDT).
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_structure`
    */
@@ -2177,9 +2089,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Get US water data. Daily mean streamflow, gage height or water temperature from a monitoring site in
-   * the United States; when no site is given, lists sites in a state or bounding box. Without start/end
-   * the 30 days up to today are returned (computed at call time).
+   * Get US water data. Daily streamflow, gage height or water temperature at a US monitoring site;
+   * without a site, lists sites in a state or box.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_water_data`
    */
@@ -2188,9 +2099,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Get historical weather. Daily or monthly historical weather from 1981 onward at any point (gridded
-   * model data of about 50 km, not station records): temperature, precipitation, humidity, wind speed,
-   * solar radiation. At most 2,000 days per call when aggregate is daily; use monthly for long periods.
+   * Get historical weather. Daily or monthly weather since 1981 anywhere, from a model grid of about 50
+   * km (not stations): temperature, precipitation, humidity, wind, solar radiation.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/get_weather_history`
    */
@@ -2199,9 +2109,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Journal info. Returns publisher, ISSNs, open-access status, whether listed in the open-access
-   * directory (DOAJ), article processing charge, works and citation counts, h-index, homepage,
-   * plain-language signals. Does not return the Journal Impact Factor.
+   * Journal info. Journal facts: publisher, ISSNs, open access, DOAJ listing, APC, works, citations,
+   * h-index, homepage. No Impact Factor.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/journal_info`
    */
@@ -2210,7 +2119,7 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * List capabilities. Lists every capability with its tool names, discipline pack and data sources.
+   * List capabilities. Lists every capability with its tools, discipline pack and data sources.
    *
    * Cost: 0 credits per successful call. `POST /api/v1/list_capabilities`
    */
@@ -2219,9 +2128,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Look up an astronomical object. Resolves the name of an object outside the Solar System. Returns
-   * main identifier, object type, ICRS coordinates in degrees, parallax, proper motion, radial velocity,
-   * spectral type, V magnitude, other identifiers.
+   * Look up an astronomical object. Resolves an object beyond the Solar System: ids, type, ICRS
+   * position, parallax, proper motion, radial velocity, spectral type, V magnitude.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_astro_object`
    */
@@ -2230,8 +2138,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Look up a compound. Looks up one compound: formula, molecular weight, SMILES, InChIKey, XLogP,
-   * H-bond counts, TPSA, synonyms, 2D structure image URL, and a definition and roles when available.
+   * Look up a compound. One compound: formula, weight, SMILES, InChIKey, XLogP, H-bond counts, TPSA,
+   * synonyms, image, definition.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_compound`
    */
@@ -2240,9 +2148,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Look up a drug. Returns molecule facts (id, max clinical phase, molecule type, formula, weight),
-   * mechanisms and targets, most frequently reported adverse-event terms (spontaneous report counts, not
-   * incidence or risk), and label highlights (indications, whether a boxed warning exists).
+   * Look up a drug. Drug facts (max phase, type, formula), mechanisms and targets, most reported adverse
+   * events (report counts, not risk), label highlights.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_drug`
    */
@@ -2251,9 +2158,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Look up a gene or protein. Resolves a gene or protein across gene, genome and protein databases and
-   * returns one record: ids, name, summary and function, chromosome location, protein length, domains,
-   * pathways, top interaction partners. Research lookup, not medical advice.
+   * Look up a gene or protein. One gene or protein: ids, name, function, chromosome location, length,
+   * domains, pathways, interaction partners. Not medical advice.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_gene_protein`
    */
@@ -2262,8 +2168,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Look up integer sequence. Identifies or looks up an integer sequence from its first terms, an
-   * A-number or keywords. Returns A-number, name, first terms, formulas, keywords.
+   * Look up integer sequence. Identifies an integer sequence from its first terms, an A-number or
+   * keywords: A-number, name, terms, formulas.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_integer_sequence`
    */
@@ -2272,10 +2178,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Look up crystalline materials. Finds crystalline materials by formula, element set or id across
-   * computed-property databases (band gap, formation energy, stability) and an experimental
-   * crystal-structure database (CIF download). Returns space group, lattice parameters, source links.
-   * Give at least one of formula, elements or material_id.
+   * Look up crystalline materials. Crystalline materials by formula, elements or id: computed properties
+   * (band gap, formation energy, stability), space group, lattice, CIF links.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/lookup_material`
    */
@@ -2284,8 +2188,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Query Gaia DR3. Cone search of Gaia DR3 sources, brightest first. Returns position, parallax, proper
-   * motion, G/BP/RP magnitudes, radial velocity, effective temperature.
+   * Query Gaia DR3. Cone search of Gaia DR3, brightest first: position, parallax, proper motion,
+   * G/BP/RP, radial velocity, temperature.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/query_gaia`
    */
@@ -2294,10 +2198,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search archives. Searches digitised primary sources: historical US newspaper pages (full OCR text),
-   * photographs, maps, manuscripts from a national library (Library of Congress), and cultural heritage
-   * items from a European aggregator (Europeana). Returns title, date, place, rights statement,
-   * thumbnail, item link, text snippet.
+   * Search archives. Searches digitised sources: US newspaper pages (OCR), photos, maps, manuscripts
+   * (Library of Congress) and European heritage items (Europeana).
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_archives`
    */
@@ -2306,8 +2208,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search clinical trials. Searches a clinical-trial registry. Returns NCT id, title, status, phase,
-   * conditions, interventions, sponsor, enrollment, dates, primary outcomes, registry URL.
+   * Search clinical trials. Searches a clinical-trial registry: NCT id, title, status, phase,
+   * conditions, interventions, sponsor, enrollment, dates, outcomes.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_clinical_trials`
    */
@@ -2316,8 +2218,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search datasets. Searches research datasets, de-duplicated by DOI. Returns DOI, creators, year,
-   * repository, description, size or format when known, dataset licence.
+   * Search datasets. Searches research datasets, de-duplicated by DOI: creators, year, repository,
+   * description, size, format, licence.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_datasets`
    */
@@ -2326,9 +2228,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search earthquakes. Searches a global earthquake catalogue. Returns magnitude, time (UTC), place,
-   * coordinates, depth, event page. Without start/end the last 30 days up to now are searched (computed
-   * at call time).
+   * Search earthquakes. Searches a global earthquake catalogue: magnitude, time (UTC), place,
+   * coordinates, depth, event page.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_earthquakes`
    */
@@ -2337,9 +2238,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search exoplanets. Searches confirmed exoplanets (composite parameters, one row per planet). Returns
-   * period, radius, mass, equilibrium temperature, insolation, distance, discovery reference. The
-   * habitable-zone filter is approximate.
+   * Search exoplanets. Searches confirmed exoplanets: period, radius, mass, temperature, insolation,
+   * distance, discovery reference. The habitable-zone filter is approximate.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_exoplanets`
    */
@@ -2348,9 +2248,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search expression data. With `gene`: median tissue expression (TPM) across human tissues, highest
-   * first. With `query`: searches an expression-dataset archive (series accession, title, organism,
-   * sample count, platform, date, URL). Both may be given in one call.
+   * Search expression data. With gene: median TPM across human tissues. With query: expression datasets
+   * (accession, title, organism, samples, platform).
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_expression_data`
    */
@@ -2359,8 +2258,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search grants. Searches funded projects at three funders (NIH, NSF, UKRI). One record per project:
-   * project number, PI, organisation, funder, dates, amount, abstract.
+   * Search grants. Searches projects funded by NIH, NSF and UKRI: number, PI, organisation, dates,
+   * amount, abstract.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_grants`
    */
@@ -2369,9 +2268,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search papers. Searches scholarly papers across several indexes, de-duplicated, each source in its
-   * own relevance order. Returns DOI, authors, year, venue, citation count, open-access link. eric suits
-   * education research, inspire-hep high-energy physics, dblp computer science.
+   * Search papers. Searches scholarly papers across indexes, de-duplicated: DOI, authors, year, venue,
+   * citations, open-access link.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_papers`
    */
@@ -2382,9 +2280,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Search species occurrences. Resolves a species name to a taxon; returns the total record count and
-   * georeferenced occurrence records (coordinates, date, country, dataset, licence). Only records under
-   * the CC0 and CC BY licences are returned.
+   * Search species occurrences. Species occurrences (CC0 and CC BY only): total count and georeferenced
+   * records with date, country, dataset, licence.
    *
    * Cost: 1 credit per successful call. `POST /api/v1/search_species_occurrence`
    */
@@ -2393,10 +2290,8 @@ export class ResearchTools extends ResearchToolsClient {
   }
 
   /**
-   * Verify references. Checks a reference list against two bibliographic indexes. For each reference
-   * returns a status (verified, corrected, not_found, uncertain), the real metadata of the matched
-   * paper, the differing fields (year, pages, DOI, journal, first author) and a retraction flag. At most
-   * 50 references per call.
+   * Verify references. Checks references against two bibliographic indexes: a status each (verified,
+   * corrected, not_found, uncertain), the matched paper's metadata, differing fields, retraction flag.
    *
    * Cost: 2 credits per successful call. `POST /api/v1/verify_references`
    */

@@ -23,3 +23,8 @@ export class ApiError extends Error {
     return statusOf[this.code];
   }
 }
+
+/** `text` as an error message shows what a client sent: at most `max` characters, cut with an ellipsis. */
+export function clip(text: string, max = 100): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

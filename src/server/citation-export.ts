@@ -10,6 +10,7 @@ import '@citation-js/plugin-ris';
 import { parse as parseName } from '@citation-js/name';
 import { tools } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
+import { clip } from '../errors.ts';
 
 export const CITATION_MEDIA_TYPES = {
   bibtex: 'application/x-bibtex',
@@ -144,28 +145,61 @@ export function toCslItems(tool: ToolName, records: readonly PaperRecord[]): Csl
 export function formatCitations(format: CitationFormat, items: CslItem[]): string {
   if (format === 'csl') return `${JSON.stringify(items, null, 2)}\n`;
   if (items.length === 0) return '';
-  return new Cite(items).format(format === 'bibtex' ? 'bibtex' : 'ris', { format: 'text' });
+  if (format === 'bibtex') return new Cite(items).format('bibtex', { format: 'text' });
+  return risText(new Cite(items).format('ris', { format: 'object' }) as unknown as RisEntry[]);
+}
+
+/** One RIS record as the RIS plugin maps it from CSL-JSON: each tag with its value or values. */
+type RisEntry = Record<string, string | number | Array<string | number>>;
+
+/**
+ * RIS records written from the plugin's mapping, one `TAG  - value` line per value. The plugin's
+ * own text output breaks every value at 70 characters, in the middle of a word, onto lines without
+ * a tag, which reference managers join with a space ("Activation o f Microglia"); a value is never
+ * split here, and a line break inside one (an abstract's paragraphs) becomes a space.
+ */
+function risText(entries: RisEntry[]): string {
+  return entries
+    .map((entry) => {
+      const lines = [`TY  - ${String(entry.TY)}`];
+      for (const [tag, values] of Object.entries(entry)) {
+        if (tag === 'TY') continue;
+        for (const value of [values].flat()) lines.push(`${tag}  - ${String(value).replace(/\s*[\r\n]+\s*/g, ' ')}`);
+      }
+      lines.push('ER  - ');
+      return lines.join('\n');
+    })
+    .join('\n');
 }
 
 export type AnswerFormat = 'json' | CitationFormat;
 
-const formatOfMediaType = new Map<string, CitationFormat>(Object.entries(CITATION_MEDIA_TYPES).map(([format, type]) => [type, format as CitationFormat]));
+/**
+ * The media types a tool answers, as the server sends them: with `charset=utf-8`. Offered that way,
+ * an Accept range with that parameter (`application/json; charset=utf-8`) matches, one without any
+ * (`application/json`) matches too, and one asking for another charset does not.
+ */
+function offeredTypes(tool: ToolName): Map<string, AnswerFormat> {
+  const formats: Array<[string, AnswerFormat]> = [['application/json', 'json']];
+  if (EXPORTING_TOOLS.has(tool))
+    formats.push(...Object.entries(CITATION_MEDIA_TYPES).map(([format, type]): [string, AnswerFormat] => [type, format as CitationFormat]));
+  return new Map(formats.map(([type, format]) => [`${type}; charset=utf-8`, format]));
+}
 
 /**
  * The format the caller's Accept header asks for: JSON unless it prefers a citation format the
  * tool can give; `undefined` when it accepts nothing this tool answers (406).
- * `accepts` is express's request.accepts (content negotiation with quality values).
+ * `accepts` is express's request.accepts (content negotiation with quality values and media-type parameters).
  */
 export function answerFormat(tool: ToolName, accepts: (types: string[]) => string | false): AnswerFormat | undefined {
-  const offered = EXPORTING_TOOLS.has(tool) ? ['application/json', ...Object.values(CITATION_MEDIA_TYPES)] : ['application/json'];
-  const chosen = accepts(offered);
-  if (chosen === false) return undefined;
-  return formatOfMediaType.get(chosen) ?? 'json';
+  const offered = offeredTypes(tool);
+  const chosen = accepts([...offered.keys()]);
+  return chosen === false ? undefined : offered.get(chosen);
 }
 
 export function notAcceptableMessage(tool: ToolName, accept: string | undefined): string {
   const types = EXPORTING_TOOLS.has(tool) ? ['application/json', ...Object.values(CITATION_MEDIA_TYPES)] : ['application/json'];
-  return `Accept: ${tool} cannot answer "${accept ?? ''}"; it answers ${types.join(', ')}`;
+  return `Accept: ${tool} cannot answer "${clip(accept ?? '')}"; it answers ${types.join(', ')}`;
 }
 
 /** A tool result answered as citations; the call id and credits travel in headers. */

@@ -119,6 +119,28 @@ describeRecordings('openalex', () => {
       });
     });
 
+    it('understands media-type parameters: the types it sends, with charset=utf-8, are acceptable; another charset is not', async function () {
+      const json = await search('application/json; charset=utf-8');
+      expect([json.status, json.type]).to.deep.equal([200, 'application/json; charset=utf-8']);
+      const bibtex = await search(`${BIBTEX}; charset=UTF-8`);
+      expect([bibtex.status, bibtex.type]).to.deep.equal([200, `${BIBTEX}; charset=utf-8`]);
+      const weighted = await search(`application/json;q=0.5, ${RIS}; charset=utf-8; q=0.9`);
+      expect([weighted.status, weighted.type]).to.deep.equal([200, `${RIS}; charset=utf-8`]);
+      const latin1 = await search('application/json; charset=iso-8859-1');
+      expect([latin1.status, latin1.balance]).to.deep.equal([406, 5]);
+    });
+
+    it('writes each RIS value on its own tagged line, never broken inside a value, however long', async function () {
+      const ris = await search(RIS);
+      const lines = ris.text.split('\n');
+      expect(lines.filter((line) => !/^[A-Z][A-Z0-9] {2}- /.test(line))).to.deep.equal([]);
+      const titles = lines.filter((line) => line.startsWith('TI  - ')).map((line) => line.slice(6));
+      const papers = await papersAsJson();
+      expect(titles).to.deep.equal(papers.map((paper) => paper.title));
+      // Some values are longer than the 70 characters at which the RIS plugin would break them.
+      expect(Math.max(...lines.map((line) => line.length))).to.be.greaterThan(6 + 70);
+    });
+
     it('keeps JSON for Accept: */* and for tools without citations, and refuses BibTeX from those', async function () {
       expect((await search('*/*')).type).to.equal('application/json; charset=utf-8');
       const caller = await newCaller(engine.db, 5);

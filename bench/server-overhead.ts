@@ -265,12 +265,12 @@ async function hotPathSteps(engine: string, url: string, redis: string | undefin
     const steps: Array<[string, number]> = [
       ['key + packs lookup (authenticateKey)', await timeStep(count, () => authenticateKey(db, caller.key))],
       ['key + packs, cached (KeyVerifier hit)', await timeStep(count, () => cachedKeys.verify(caller.key))],
-      ['rate limit in the database, one call alone', await timeStep(count, () => limits.consumeKey(caller.keyId))],
-      [`rate limit in the database, ${CONNECTIONS} at once (per call)`, await timeConcurrently(count, () => limits.consumeKey(caller.keyId))],
+      ['rate limit in the database, one call alone', await timeStep(count, () => limits.consumeKey(caller))],
+      [`rate limit in the database, ${CONNECTIONS} at once (per call)`, await timeConcurrently(count, () => limits.consumeKey(caller))],
       ...(redisLimits
         ? ([
-            ['rate limit in Redis, one call alone', await timeStep(count, () => redisLimits.consumeKey(caller.keyId))],
-            [`rate limit in Redis, ${CONNECTIONS} at once (per call)`, await timeConcurrently(count, () => redisLimits.consumeKey(caller.keyId))],
+            ['rate limit in Redis, one call alone', await timeStep(count, () => redisLimits.consumeKey(caller))],
+            [`rate limit in Redis, ${CONNECTIONS} at once (per call)`, await timeConcurrently(count, () => redisLimits.consumeKey(caller))],
           ] as Array<[string, number]>)
         : []),
       ['ledger hold, one call alone', await timeStep(count, () => hold(db, { callId: newCallId(), accountId: caller.accountId, credits: 1 }))],

@@ -31,7 +31,7 @@ export const ERRORS: readonly ErrorDefinition[] = [
   // The account settings page (not part of the published API): a change without the session's CSRF token, or sent from another site.
   { code: 'forbidden', status: 403, description: "A change to the account settings without the session's CSRF token, or sent from another site." },
   { code: 'method_not_allowed', status: 405, description: 'The address exists but not for this HTTP method.' },
-  { code: 'not_acceptable', status: 406, response: 'NotAcceptable', description: 'The Accept header asks for no format this tool answers.' },
+  { code: 'not_acceptable', status: 406, response: 'NotAcceptable', description: 'The Accept header asks for no format this address answers.' },
   {
     code: 'idempotency_in_progress',
     status: 409,
@@ -45,7 +45,13 @@ export const ERRORS: readonly ErrorDefinition[] = [
     response: 'IdempotencyKeyReused',
     description: 'This Idempotency-Key was used with a different request in the last 24 hours; use a new key.',
   },
-  { code: 'rate_limited', status: 429, response: 'RateLimited', description: 'Too many requests with this key; wait the seconds given in Retry-After.' },
+  {
+    code: 'rate_limited',
+    status: 429,
+    response: 'RateLimited',
+    description:
+      "Too many requests: with this key, or with all of the account's keys together, in a minute; new keys in an hour; or failed key attempts from this address. Wait the seconds given in Retry-After.",
+  },
   // Never answered: the caller that cancelled has gone. The call log says it, and nothing is charged.
   {
     code: 'cancelled',

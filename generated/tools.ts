@@ -1300,6 +1300,7 @@ export const tools = {
         description: {
           type: 'string',
           description: 'What the figure shows: entities, relationships, order of events.',
+          pattern: '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$',
           minLength: 1,
         },
         kind: {
@@ -1314,10 +1315,13 @@ export const tools = {
         },
         labels: {
           type: 'array',
-          description: 'Exact text labels to appear in the figure (at most 30, each at most 120 characters).',
+          description: 'Exact text labels to appear in the figure.',
+          maxItems: 30,
           items: {
             type: 'string',
+            pattern: '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$',
             minLength: 1,
+            maxLength: 120,
           },
         },
         aspect_ratio: {
@@ -1365,6 +1369,7 @@ export const tools = {
         instruction: {
           type: 'string',
           description: 'What to change; one or two changes work best.',
+          pattern: '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$',
           minLength: 1,
         },
       },
@@ -2131,7 +2136,8 @@ export const tools = {
       properties: {
         query: {
           type: 'string',
-          description: 'Name, CAS number, SMILES, InChIKey or PubChem CID.',
+          description: 'Name, CAS number, SMILES, InChIKey or PubChem CID (digits alone: a whole number from 1 to 999999999999999).',
+          pattern: '^(?:\\s*0*[1-9][0-9]{0,14}\\s*|[\\s\\S]*[^\\s0-9][\\s\\S]*)$',
           minLength: 1,
           maxLength: 500,
         },

@@ -89,7 +89,7 @@ export interface CreateFigureArgs {
   description: string;
   kind: 'mechanism' | 'workflow' | 'graphical_abstract' | 'schematic' | 'poster_panel';
   style: 'nature' | 'cell' | 'minimal_line' | 'flat_color' | 'textbook';
-  /** Exact text labels to appear in the figure (at most 30, each at most 120 characters). */
+  /** Exact text labels to appear in the figure. */
   labels?: string[];
   aspect_ratio: '16:9' | '4:3' | '1:1' | '3:4' | '9:16';
 }
@@ -733,7 +733,7 @@ export interface LookupAstroObjectData {
 
 /** Arguments of lookup_compound, as its handler receives them (defaults applied). */
 export interface LookupCompoundArgs {
-  /** Name, CAS number, SMILES, InChIKey or PubChem CID. */
+  /** Name, CAS number, SMILES, InChIKey or PubChem CID (digits alone: a whole number from 1 to 999999999999999). */
   query: string;
 }
 

@@ -5,6 +5,9 @@
  */
 import ipaddr from 'ipaddr.js';
 
+/** RATE_LIMIT_ACCOUNT_PER_MINUTE, when not set: this many times RATE_LIMIT_PER_MINUTE. */
+export const ACCOUNT_RATE_FACTOR = 10;
+
 export interface Setting {
   variable: string;
   doc: string;
@@ -32,6 +35,16 @@ export const settings = {
     variable: 'RATE_LIMIT_PER_MINUTE',
     doc: 'requests per minute per key',
     default: '60',
+  },
+  rateLimitAccountPerMinute: {
+    variable: 'RATE_LIMIT_ACCOUNT_PER_MINUTE',
+    doc: "requests per minute with all of an account's keys together (on top of the per-key limit, so that more keys do not mean more requests); 0: no account-wide limit",
+    default: '10 × RATE_LIMIT_PER_MINUTE',
+  },
+  keyCreationsPerHour: {
+    variable: 'KEY_CREATIONS_PER_HOUR',
+    doc: 'new API keys an account may create per hour (through /api/v1/account/keys or the account page); an account holds at most 20 live keys',
+    default: '20',
   },
   figureSyncWaitMs: {
     variable: 'FIGURE_SYNC_WAIT_MS',
@@ -137,6 +150,8 @@ export interface Config {
   publicBaseUrl: string;
   contactEmail: string | undefined;
   rateLimitPerMinute: number;
+  rateLimitAccountPerMinute: number;
+  keyCreationsPerHour: number;
   figureSyncWaitMs: number;
   /** The local cache folder of figure files; undefined when FILES_DIR is `off`. */
   filesDir: string | undefined;
@@ -189,12 +204,17 @@ function readInteger(env: NodeJS.ProcessEnv, setting: Setting, min: number): num
 /** Reads the configuration from an environment (process.env by default); throws ConfigError on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = readInteger(env, settings.port, 0);
+  const rateLimitPerMinute = readInteger(env, settings.rateLimitPerMinute, 1);
   return {
     port,
     databaseUrl: read(env, settings.databaseUrl) as string,
     publicBaseUrl: (read(env, settings.publicBaseUrl) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     contactEmail: read(env, settings.contactEmail),
-    rateLimitPerMinute: readInteger(env, settings.rateLimitPerMinute, 1),
+    rateLimitPerMinute,
+    rateLimitAccountPerMinute: env[settings.rateLimitAccountPerMinute.variable]
+      ? readInteger(env, settings.rateLimitAccountPerMinute, 0)
+      : ACCOUNT_RATE_FACTOR * rateLimitPerMinute,
+    keyCreationsPerHour: readInteger(env, settings.keyCreationsPerHour, 1),
     figureSyncWaitMs: readInteger(env, settings.figureSyncWaitMs, 0),
     filesDir: read(env, settings.filesDir) === 'off' ? undefined : read(env, settings.filesDir),
     figureWorkers: readInteger(env, settings.figureWorkers, 0),

@@ -3,9 +3,7 @@
  * service counts what it does through the functions here; nothing else touches the registry.
  * Every process keeps its own counters: a scraper adds them up across processes.
  */
-import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { ApiError } from './errors.ts';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'research_tools_' });
@@ -61,7 +59,7 @@ const ledgerTransactions = new Counter({
 });
 const rateLimitRefusals = new Counter({
   name: 'research_tools_rate_limit_refusals_total',
-  help: 'Requests refused by a rate limit, by limit (per_key or failed_keys).',
+  help: 'Requests refused by a rate limit, by limit (per_key, per_account, key_creations or failed_keys).',
   labelNames: ['limit'],
   registers: [registry],
 });
@@ -146,7 +144,7 @@ export const metrics = {
   ledgerTransaction(): void {
     ledgerTransactions.inc();
   },
-  rateLimitRefused(limit: 'per_key' | 'failed_keys'): void {
+  rateLimitRefused(limit: 'per_key' | 'per_account' | 'key_creations' | 'failed_keys'): void {
     rateLimitRefusals.inc({ limit });
   },
   figureRendered(outcome: 'finished' | 'failed', seconds: number): void {
@@ -171,12 +169,7 @@ export const metrics = {
   },
 };
 
-/** GET /metrics in the Prometheus text format; with METRICS_TOKEN set, only for `Authorization: Bearer <token>`. */
-export function metricsHandler(token: string | undefined): RequestHandler {
-  return async (request, response) => {
-    if (token !== undefined && request.get('authorization') !== `Bearer ${token}`) {
-      throw new ApiError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
-    }
-    response.set('Content-Type', registry.contentType).send(await registry.metrics());
-  };
+/** The metrics of this process in the Prometheus text format, and its content type. */
+export async function metricsText(): Promise<{ contentType: string; text: string }> {
+  return { contentType: registry.contentType, text: await registry.metrics() };
 }

@@ -105,12 +105,15 @@ function operation(
   answer: { status: string; description: string; schema: string },
   extra: { parameters?: JsonSchema[]; requestBody?: JsonSchema; errors?: string[] } = {},
 ): JsonSchema {
-  const errors = ['Unauthorized', ...(extra.errors ?? []), 'Internal', 'TemporarilyUnavailable'];
+  // Every operation here needs a key (401, and 429 once an address has sent too many bad ones) and answers JSON only (406).
+  const errors = ['Unauthorized', ...(extra.errors ?? []), 'NotAcceptable', 'RateLimited', 'Internal', 'TemporarilyUnavailable'];
   const statusOf: Record<string, string> = {
     InvalidInput: '400',
     Unauthorized: '401',
     NotFound: '404',
+    NotAcceptable: '406',
     PayloadTooLarge: '413',
+    RateLimited: '429',
     Internal: '500',
     TemporarilyUnavailable: '503',
   };
@@ -155,7 +158,7 @@ export function accountPaths(manifest: Manifest): JsonSchema {
       post: operation(
         'createAccountKey',
         'Create an API key',
-        `A new key of the account; it works at once. The whole key is in this answer only: copy it now. An account holds at most 20 live keys. ${free}`,
+        `A new key of the account; it works at once. The whole key is in this answer only: copy it now. An account holds at most 20 live keys, and makes at most 20 new keys an hour (KEY_CREATIONS_PER_HOUR; 429 past them). ${free}`,
         { status: '201', description: 'The new key, with its secret.', schema: 'CreatedAccountKey' },
         { requestBody: { required: false, content: json(closed({ name: keyName }, [])) }, errors: ['InvalidInput', 'PayloadTooLarge'] },
       ),

@@ -50,7 +50,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
           additionalProperties: false,
           required: ['code', 'message'],
           properties: {
-            code: { type: 'string', enum: errorResponses.map((error) => error.code) },
+            code: { type: 'string', enum: ERRORS.map((error) => error.code) },
             message: { type: 'string' },
             retry_after_s: {
               type: 'integer',
@@ -165,15 +165,15 @@ function sharedComponents(manifest: Manifest): JsonSchema {
   const integerHeader = (description: string): JsonSchema => ({ description, schema: { type: 'integer', minimum: 0 } });
   const headers = {
     RetryAfter: integerHeader('Seconds to wait before the next request.'),
-    RateLimitLimit: integerHeader('Requests allowed per window for this key.'),
-    RateLimitRemaining: integerHeader('Requests left in the current window.'),
-    RateLimitReset: integerHeader('Seconds until the current window resets.'),
+    RateLimitLimit: integerHeader('Requests allowed per window by the limit closest to running out (per key or per account).'),
+    RateLimitRemaining: integerHeader('Requests left in the current window of that limit.'),
+    RateLimitReset: integerHeader('Seconds until the current window of that limit resets.'),
     RateLimitPolicy: {
-      description: 'The quota policy (IETF httpapi-ratelimit-headers), e.g. `"default";q=60;w=60`.',
+      description: 'The quota policies (IETF httpapi-ratelimit-headers), e.g. `"per-key";q=60;w=60, "per-account";q=600;w=60`.',
       schema: { type: 'string' },
     },
     RateLimit: {
-      description: 'The remaining quota (IETF httpapi-ratelimit-headers), e.g. `"default";r=59;t=60`.',
+      description: 'The remaining quota of each policy (IETF httpapi-ratelimit-headers), e.g. `"per-key";r=59;t=60, "per-account";r=599;t=60`.',
       schema: { type: 'string' },
     },
     CreditsRemaining: integerHeader("The account's balance in credits after this request (on every answer to a valid key)."),
@@ -280,6 +280,7 @@ function toolPathItem(tool: ToolDefinition): JsonSchema {
       security: [],
       responses: {
         '200': { description: 'The tool description.', content: json(ref('ToolDescription')) },
+        '406': responseRef('NotAcceptable'),
         '500': responseRef('Internal'),
       },
     },
@@ -334,6 +335,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
         security: [],
         responses: {
           '200': { description: 'All tools.', content: json(ref('ToolList')) },
+          '406': responseRef('NotAcceptable'),
           '500': responseRef('Internal'),
         },
       },
@@ -347,6 +349,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
         security: [],
         responses: {
           '200': { description: 'The OpenAPI document.', content: json({ type: 'object' }) },
+          '406': responseRef('NotAcceptable'),
           '500': responseRef('Internal'),
         },
       },
@@ -361,6 +364,7 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
         responses: {
           '200': { description: 'The account.', headers: { 'X-Credits-Remaining': headerRef('CreditsRemaining') }, content: json(ref('Account')) },
           '401': responseRef('Unauthorized'),
+          '406': responseRef('NotAcceptable'),
           '429': responseRef('RateLimited'),
           '500': responseRef('Internal'),
           '503': responseRef('TemporarilyUnavailable'),
@@ -380,10 +384,12 @@ export function buildOpenApi(manifest: Manifest): JsonSchema {
       description:
         'Each tool is called with POST /api/v1/<tool> and a JSON object of arguments, with an API key in ' +
         "`Authorization: Bearer <key>` or `x-api-key: <key>`. Each successful call costs the tool's credits; " +
-        'a failed call costs nothing. Limit: 60 requests per minute per key.',
+        'a failed call costs nothing. Limits (by default): 60 requests per minute per key, and 600 per minute with all ' +
+        "of an account's keys together; beyond them 429 with Retry-After. A method an address does not serve is " +
+        '405 method_not_allowed with an `Allow` header naming those it does.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: 'http://localhost:8080', description: 'Replaced at run time by PUBLIC_BASE_URL.' }],
+    servers: [{ url: '/', description: 'This server; replaced at run time by PUBLIC_BASE_URL.' }],
     tags: [
       { name: 'api', description: 'The API itself' },
       { name: 'account', description: 'Your account: balance, API keys, packs and usage (free)' },

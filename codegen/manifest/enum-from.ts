@@ -79,9 +79,13 @@ export function handWrittenIdEnums(manifest: unknown): ManifestIssue[] {
 
 /**
  * `{{limits.<name>}}` in a tool's texts (its description and the descriptions of its schemas) stands
- * for the value under `limits:` of that tool, so the number the handler enforces and the number the
- * documentation states are one. Replaced in place; an unknown name is an issue.
+ * for the value under `limits:` of that tool, and a schema keyword written as exactly
+ * `'{{limits.<name>}}'` (`maxItems: '{{limits.labels}}'`) becomes that number; so the number the
+ * handler enforces, the one the schema publishes and the one the documentation states are one.
+ * Replaced in place; an unknown name is an issue.
  */
+const WHOLE_LIMIT = /^\{\{limits\.(\w+)\}\}$/;
+
 export function expandLimits(manifest: unknown): ManifestIssue[] {
   const issues: ManifestIssue[] = [];
   const tools = (manifest as { tools?: unknown } | null)?.tools;
@@ -100,6 +104,10 @@ export function expandLimits(manifest: unknown): ManifestIssue[] {
               issues.push({ path: [...path, key], message: `${whole}: the tool has no limit "${name}" under limits` });
               return whole;
             });
+          } else if (typeof value === 'string' && WHOLE_LIMIT.test(value)) {
+            const name = WHOLE_LIMIT.exec(value)![1]!;
+            if (typeof limits[name] === 'number') object[key] = limits[name];
+            else issues.push({ path: [...path, key], message: `${value}: the tool has no limit "${name}" under limits` });
           } else walk(value, [...path, key]);
         }
       }

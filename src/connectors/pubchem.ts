@@ -120,14 +120,23 @@ export function chebiIdIn(synonyms: string[]): string | undefined {
   return synonyms.find((synonym) => /^CHEBI:\d+$/.test(synonym));
 }
 
-/**
- * The CIDs matching the query, best first; [] when PubChem finds none (its 404 PUGREST.NotFound). A
- * query taken for SMILES that PubChem cannot read as one (400) is asked again as a name.
- */
-export async function resolveCids(upstream: UpstreamClient, query: string): Promise<{ kind: QueryKind; cids: number[] }> {
+/** The CID a query of digits alone names; undefined for any other query, and for digits that are no CID (0, or past exact JSON numbers). */
+export function cidOf(query: string): number | undefined {
   const text = query.trim();
-  const kind = queryKind(text);
-  if (kind === 'cid') return { kind, cids: [Number(text)] };
+  if (queryKind(text) !== 'cid') return undefined;
+  const cid = Number(text);
+  return Number.isSafeInteger(cid) && cid >= 1 ? cid : undefined;
+}
+
+/**
+ * The CIDs matching a query that is not a CID itself (see cidOf), best first; [] when PubChem finds
+ * none (its 404 PUGREST.NotFound). Digits that are no CID are asked as a name. A query taken for
+ * SMILES that PubChem cannot read as one (400) is asked again as a name.
+ */
+export async function resolveCids(upstream: UpstreamClient, query: string): Promise<{ kind: Exclude<QueryKind, 'cid'>; cids: number[] }> {
+  const text = query.trim();
+  const found = queryKind(text);
+  const kind = found === 'cid' ? 'name' : found;
   try {
     return { kind, cids: await lookUpCids(upstream, kind, text) };
   } catch (error) {
@@ -147,9 +156,15 @@ async function lookUpCids(upstream: UpstreamClient, kind: Exclude<QueryKind, 'ci
   }
 }
 
+/** The computed properties of a CID; `properties` undefined when PubChem has no such compound (its 404 PUGREST.NotFound). */
 export async function getProperties(upstream: UpstreamClient, cid: number): Promise<{ properties: Properties | undefined; retrievedAt: string }> {
-  const answer = await upstream.getJson(SOURCE, { path: `${path`/pug/compound/cid/${cid}`}/property/${PROPERTY_NAMES.join(',')}/JSON` });
-  return { properties: parseProperties(answer.body).find((row) => row.cid === cid), retrievedAt: answer.retrievedAt };
+  try {
+    const answer = await upstream.getJson(SOURCE, { path: `${path`/pug/compound/cid/${cid}`}/property/${PROPERTY_NAMES.join(',')}/JSON` });
+    return { properties: parseProperties(answer.body).find((row) => row.cid === cid), retrievedAt: answer.retrievedAt };
+  } catch (error) {
+    if (error instanceof UpstreamError && error.status === 404) return { properties: undefined, retrievedAt: new Date().toISOString() };
+    throw error;
+  }
 }
 
 export async function getSynonyms(upstream: UpstreamClient, cid: number): Promise<string[]> {

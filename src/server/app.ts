@@ -8,7 +8,7 @@ import { buildRouteTable, type ToolHandlers } from '../../generated/routes.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { metrics, metricsHandler } from '../metrics.ts';
+import { metrics } from '../metrics.ts';
 import { FileStore } from '../figures/files.ts';
 import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
@@ -18,6 +18,7 @@ import { CallBatches, HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../led
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
 import { openSharedUpstreamState } from './upstream-state.ts';
 import { budgetRows } from '../upstream/status.ts';
+import { jsonAccepted } from './accept.ts';
 import { accountApiRouter } from './account/api.ts';
 import { accountPageRouter } from './account/page.ts';
 import { accountHandler } from './account/summary.ts';
@@ -32,6 +33,8 @@ import { createRateLimits } from './rate-limits.ts';
 import { createRequestValidator } from './request-validation.ts';
 import { createResponseValidator } from './response-validation.ts';
 import { mcpRouter } from './mcp.ts';
+import { metricsHandler } from './metrics-endpoint.ts';
+import { refuseOtherMethods } from './methods.ts';
 import { createToolCallRunner, type ToolCallServices } from './run-tool-call.ts';
 import { findTool, isToolName, toolCallHandler } from './tool-call.ts';
 
@@ -65,13 +68,19 @@ export async function createApp({
   // First, so that what is attached to app.listen below (the figure runner) wraps this server.
   listenOnConfiguredServer(app);
   app.disable('x-powered-by');
+  // Paths are case-exact (RFC 3986), here and in every router below: /docs/PAGE.JS is a 404, as any unknown address.
+  app.set('case sensitive routing', true);
   if (validateResponses) app.use(createResponseValidator(openapi));
   // Security headers on every answer (the docs page and figure files set their own policies on top).
   app.use(helmet());
   if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));
   // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the connection's address.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
-  const limits = await createRateLimits(db, config.rateLimitPerMinute, { redisUrl: config.redisUrl });
+  const limits = await createRateLimits(db, config.rateLimitPerMinute, {
+    redisUrl: config.redisUrl,
+    accountPerMinute: config.rateLimitAccountPerMinute,
+    keyCreationsPerHour: config.keyCreationsPerHour,
+  });
   const keys = new KeyVerifier(db);
   // Budgets are counted, and breaker changes kept, where every process sees them (Redis, or the database).
   upstream ??= createUpstreamClient(config, logger, clock, await openSharedUpstreamState(db, config.redisUrl, logger));
@@ -81,6 +90,7 @@ export async function createApp({
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
   });
+  refuseOtherMethods(app, '/healthz', ['GET']);
   app.get('/readyz', async (_request, response) => {
     try {
       await db.raw('select 1');
@@ -89,10 +99,12 @@ export async function createApp({
       response.status(503).json({ error: { code: 'internal', message: 'database not reachable' } });
     }
   });
+  refuseOtherMethods(app, '/readyz', ['GET']);
 
   // Figure images at unguessable URLs, kept in the database (FILES_DIR caches them); the render runner starts and stops with the server.
   const files = new FileStore(db, config.filesDir);
   app.get('/files/:name', fileHandler(files));
+  refuseOtherMethods(app, '/files/:name', ['GET']);
   const figures = attachFigureRunner(app, { db, config, logger, renderer: figureRenderer, files });
 
   // The pool's other connections stay free for other accounts, free calls and /readyz.
@@ -106,23 +118,23 @@ export async function createApp({
   const callTool = toolCallHandler({ db, limits, keys, runToolCall, validateRequest: createRequestValidator(openapi) });
   const toolCalls: RequestHandler = (request, response, next) => (isToolName(String(request.params.tool)) ? callTool(request, response, next) : next());
   app.post('/api/v1/:tool', toolCalls);
-  app.get('/metrics', metricsHandler(config.metricsToken));
+  app.get('/metrics', metricsHandler(config.metricsToken, limits));
+  refuseOtherMethods(app, '/metrics', ['GET']);
   app.use(docsRouter());
   app.use(accountPageRouter({ db, keys, limits, sessionMinutes: config.accountSessionMinutes, publicBaseUrl: config.publicBaseUrl }));
-  app.get('/api/v1', listToolsHandler());
-  app.get('/api/v1/openapi.json', openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
+  app.get('/api/v1', jsonAccepted, listToolsHandler());
+  refuseOtherMethods(app, '/api/v1', ['GET']);
+  app.get('/api/v1/openapi.json', jsonAccepted, openApiHandler(openapi as Record<string, unknown>, config.publicBaseUrl));
+  refuseOtherMethods(app, '/api/v1/openapi.json', ['GET']);
   // Before /api/v1/:tool, which would take "account" for a tool name (codegen keeps tools from taking it).
-  app.get('/api/v1/account', accountHandler(db, keys, limits));
+  app.get('/api/v1/account', jsonAccepted, accountHandler(db, keys, limits));
   app.use(accountApiRouter(db, keys, limits));
-  app.all('/api/v1/account', (request) => {
-    throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to read your account`);
-  });
+  refuseOtherMethods(app, '/api/v1/account', ['GET']);
   app.get('/api/v1/:tool', describeToolHandler());
-  app.post('/api/v1/:tool', (request) => {
-    findTool(String(request.params.tool)); // throws unknown_tool: the known ones were answered above
-  });
+  // A known tool's address takes GET (describe) and POST (call); any method on an unknown tool's is 404 unknown_tool.
+  refuseOtherMethods(app, '/api/v1/:tool', ['GET', 'POST'], (request) => isToolName(String(request.params.tool)));
   app.all('/api/v1/:tool', (request) => {
-    throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use GET to describe a tool and POST to call it`);
+    findTool(String(request.params.tool)); // throws unknown_tool: the known ones were answered above
   });
   // Agents poll get_figure rather than hold a call open, so figure tools answer pending at once; an agent
   // that sent a progress token is told the render states instead, and waits for the image as REST does.

@@ -1,6 +1,7 @@
 /** The three GET addresses that need no key: the tool list, one tool's description, the OpenAPI document. */
 import type { RequestHandler } from 'express';
 import { tools } from '../../generated/tools.ts';
+import { requireJsonAccepted } from './accept.ts';
 import { findTool } from './tool-call.ts';
 
 export function listToolsHandler(): RequestHandler {
@@ -23,6 +24,7 @@ export function listToolsHandler(): RequestHandler {
 export function describeToolHandler(): RequestHandler {
   return (request, response) => {
     const tool = findTool(String(request.params.tool));
+    requireJsonAccepted(request);
     response.json({ name: tool.name, title: tool.title, description: tool.description, pack: tool.pack, input_schema: tool.inputSchema });
   };
 }

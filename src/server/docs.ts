@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
+import { refuseOtherMethods } from './methods.ts';
 
 const pageDir = fileURLToPath(new URL('./docs-page/', import.meta.url));
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -28,7 +29,7 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
 const SWAGGER_ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
 
 export function docsRouter(): Router {
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true });
   // Only the docs page's own answers; everything else keeps helmet's stricter policy.
   router.use('/docs', (_request, response, next) => {
     response.set('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
@@ -46,5 +47,7 @@ export function docsRouter(): Router {
     response.set('Cache-Control', 'public, max-age=86400');
     response.sendFile(path.join(swaggerUiDir, name));
   });
+  refuseOtherMethods(router, ['/docs', '/docs/', '/docs/page.js', '/docs/page.css'], ['GET']);
+  refuseOtherMethods(router, '/docs/assets/:name', ['GET'], (request) => SWAGGER_ASSETS.has(String(request.params.name)));
   return router;
 }

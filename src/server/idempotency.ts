@@ -7,7 +7,8 @@
  * sees them.
  *
  * Stored and replayed: successes, and the client errors a retry would meet again (400 arguments,
- * 402 credits, 403 pack switched off, 406 format). Never stored: 429 and every 5xx (a retry after a
+ * 402 credits, 403 pack switched off, 406 format), an error's message cut to keep its answer within
+ * MAX_STORED_ERROR_BYTES. Never stored: 429 and every 5xx (a retry after a
  * failure really runs again); 401, 404 and 413 are answered before the key is looked at.
  */
 import { createHash } from 'node:crypto';
@@ -40,9 +41,25 @@ export function requestFingerprint(tool: string, body: unknown): string {
     .digest('hex');
 }
 
+/**
+ * Bytes of a stored error answer. Error messages are bounded where they are made; this bound holds
+ * whatever a message says, so a free request cannot store much for a day. A longer message is
+ * stored (and replayed) cut, with the same status and code.
+ */
+export const MAX_STORED_ERROR_BYTES = 8 * 1024;
+
 /** The JSON answer of an error, as the error middleware sends it. */
 export function errorAnswer(error: ApiError): StoredAnswer {
   return { status: error.status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...error.headers }, body: JSON.stringify(errorBody(error)) };
+}
+
+/** The answer of an error as it is stored: at most MAX_STORED_ERROR_BYTES, the message cut when longer. */
+export function storedErrorAnswer(error: ApiError): StoredAnswer {
+  const answer = errorAnswer(error);
+  if (Buffer.byteLength(answer.body) <= MAX_STORED_ERROR_BYTES) return answer;
+  // A UTF-16 unit takes at most 6 bytes in JSON (\uXXXX); 256 bytes are left for the code and the rest of the body.
+  const kept = Math.floor((MAX_STORED_ERROR_BYTES - 256) / 6);
+  return errorAnswer(new ApiError(error.code, `${error.message.slice(0, kept)}… (cut)`, error.headers));
 }
 
 /**
@@ -67,7 +84,7 @@ export async function answerOnce(db: Knex, accountId: string, key: string, finge
   } catch (error) {
     const apiError = toApiError(error);
     const keep = STORED_ERROR_STATUSES.has(apiError.status)
-      ? storeIdempotentAnswer(db, accountId, key, errorAnswer(apiError))
+      ? storeIdempotentAnswer(db, accountId, key, storedErrorAnswer(apiError))
       : releaseIdempotencyKey(db, accountId, key);
     // The call's own answer goes out even when the database is out of reach; its row then goes stale.
     await keep.catch(() => undefined);

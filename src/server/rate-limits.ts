@@ -8,6 +8,11 @@
  *    consume of rate-limiter-flexible's store over our pool for them; while much of a key's window
  *    is left, a count also takes a few counts ahead for this process (see SPARE_SHARE), so most calls
  *    of a busy key cost no round trip at all;
+ *  - per account: RATE_LIMIT_ACCOUNT_PER_MINUTE requests per minute with all of its keys together
+ *    (by default 10 times the per-key limit; 0 switches it off), counted the same way in the same
+ *    stores after the key's own count, so that an account cannot multiply its rate by making keys;
+ *  - per account: KEY_CREATIONS_PER_HOUR new keys an hour (in the database), so that creating and
+ *    deleting keys is no way around the per-key limit either;
  *  - per client address: a few failed key attempts, so keys cannot be guessed at speed. The address
  *    is the connection's unless it comes from a TRUSTED_PROXIES proxy (see app.ts), so rotating
  *    X-Forwarded-For changes nothing; IPv6 addresses count by their /64. A key that verifies is
@@ -26,6 +31,7 @@ import {
   type IRateLimiterStoreOptions,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import { ACCOUNT_RATE_FACTOR } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { GroupCommit } from '../ledger/group-commit.ts';
 import { engineOf, runStatement } from '../ledger/statements.ts';
@@ -38,9 +44,32 @@ const ADDRESS_TABLE = 'rate_limit_addresses';
 const SWEEP_INTERVAL_MS = 60_000;
 const REDIS_CONNECT_TIMEOUT_MS = 2000;
 
+/** Whose request is counted: the key it was made with and that key's account. */
+export interface RateLimitedCaller {
+  keyId: string;
+  accountId: string;
+}
+
+export interface RateLimitOptions {
+  /** Shared store of the per-key and per-account counts (REDIS_URL); the database when absent. */
+  redisUrl?: string;
+  /** RATE_LIMIT_ACCOUNT_PER_MINUTE; by default ACCOUNT_RATE_FACTOR times the per-key limit, 0: no account-wide limit. */
+  accountPerMinute?: number;
+  /** KEY_CREATIONS_PER_HOUR. */
+  keyCreationsPerHour?: number;
+}
+
+export const DEFAULT_KEY_CREATIONS_PER_HOUR = 20;
+
 export interface RateLimits {
-  /** Counts one request of a key; throws 429 rate_limited when over the limit. Returns the headers to send. */
-  consumeKey(keyId: string): Promise<Record<string, string>>;
+  /**
+   * Counts one request of a key and of its account; throws 429 rate_limited when either is over its
+   * limit (the key's is counted first: a request the key's limit refuses does not count for the account).
+   * Returns the headers to send.
+   */
+  consumeKey(caller: RateLimitedCaller): Promise<Record<string, string>>;
+  /** Counts one new key of an account; throws 429 rate_limited past KEY_CREATIONS_PER_HOUR. */
+  consumeKeyCreation(accountId: string): Promise<void>;
   /** Throws 429 when this address has made too many failed key attempts recently. */
   checkAddress(address: string): void;
   /** Counts one failed key attempt of an address; throws 429 once the address is over its limit. */
@@ -80,14 +109,28 @@ async function storeLimiter(db: Knex, options: Omit<IRateLimiterStoreOptions, 's
   });
 }
 
-function headers(limit: number, remaining: number, resetSeconds: number): Record<string, string> {
+/** Where a request stands against one limit: the policy's name and size, and what its window has left. */
+interface Standing {
+  policy: 'per-key' | 'per-account';
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/**
+ * The rate-limit headers of the limits a request was counted against. The IETF
+ * httpapi-ratelimit-headers draft's structured fields list each policy; the older single-valued
+ * fields say the one closest to running out (the one that will refuse first).
+ */
+function headers(standings: readonly Standing[]): Record<string, string> {
+  // On a tie the later one: the limit counted last is the one that refused, when one did.
+  const tightest = standings.reduce((closest, standing) => (standing.remaining <= closest.remaining ? standing : closest));
   return {
-    'RateLimit-Limit': String(limit),
-    'RateLimit-Remaining': String(remaining),
-    'RateLimit-Reset': String(resetSeconds),
-    // The IETF httpapi-ratelimit-headers draft's structured fields.
-    'RateLimit-Policy': `"per-key";q=${limit};w=${WINDOW_SECONDS}`,
-    RateLimit: `"per-key";r=${remaining};t=${resetSeconds}`,
+    'RateLimit-Limit': String(tightest.limit),
+    'RateLimit-Remaining': String(tightest.remaining),
+    'RateLimit-Reset': String(tightest.resetSeconds),
+    'RateLimit-Policy': standings.map((standing) => `"${standing.policy}";q=${standing.limit};w=${WINDOW_SECONDS}`).join(', '),
+    RateLimit: standings.map((standing) => `"${standing.policy}";r=${standing.remaining};t=${standing.resetSeconds}`).join(', '),
   };
 }
 
@@ -96,8 +139,12 @@ const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 /** What counts a key's requests: resolves with what is left, rejects with a RateLimiterRes when over the limit. */
 type KeyCounter = Pick<RateLimiterAbstract, 'consume'>;
 
+/** The table of the per-key and per-account counts (rows `key:<id>` and `account:<id>`) and of key creations. */
 const KEY_TABLE = 'rate_limit_keys';
 const KEY_PREFIX = 'key';
+const ACCOUNT_PREFIX = 'account';
+const KEY_CREATION_PREFIX = 'key-creation';
+const HOUR_SECONDS = 3600;
 
 /**
  * Counts a process takes ahead for a key while much of the window is left (a lease): at most
@@ -192,14 +239,14 @@ function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: n
  * The key's count in one statement on the table rate-limiter-flexible's SQLite store keeps (same
  * rows, same meaning): a new window starts once the old one has expired.
  */
-function sqliteKeyCounter(db: Knex, perMinute: number): KeyCounter {
+function sqliteKeyCounter(db: Knex, prefix: string, perMinute: number): KeyCounter {
   const sql =
     `INSERT INTO ${KEY_TABLE} (key, points, expire) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET ` +
     'points = CASE WHEN expire > ? THEN points + excluded.points ELSE excluded.points END, expire = CASE WHEN expire > ? THEN expire ELSE excluded.expire END ' +
     'RETURNING points, expire';
   return groupedKeyCounter(perMinute, async (keyId, requests) => {
     const now = Date.now();
-    const [row] = (await runStatement(db, { sql, params: [`${KEY_PREFIX}:${keyId}`, requests, now + WINDOW_SECONDS * 1000, now, now] })) as Array<{
+    const [row] = (await runStatement(db, { sql, params: [`${prefix}:${keyId}`, requests, now + WINDOW_SECONDS * 1000, now, now] })) as Array<{
       points: number;
       expire: number;
     }>;
@@ -223,12 +270,8 @@ function storeKeyCounter(limiter: RateLimiterAbstract, perMinute: number): KeyCo
   });
 }
 
-/** The per-key limiter: in Redis when a URL is given, with the database store as its stand-in while Redis fails. */
-async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefined): Promise<{ counter: KeyCounter; close(): void }> {
-  // Also creates the table on a fresh database.
-  const inDatabase = await storeLimiter(db, { tableName: KEY_TABLE, keyPrefix: KEY_PREFIX, points: perMinute, duration: WINDOW_SECONDS });
-  if (!redisUrl)
-    return { counter: engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, perMinute) : storeKeyCounter(inDatabase, perMinute), close: () => undefined };
+/** A connection to Redis for the counts, once it is up (or has failed: then the database stand-in counts until it comes). */
+async function connectRedis(redisUrl: string): Promise<Redis> {
   // No offline queue: while Redis is away a count fails at once and the database store counts instead.
   const redis = new Redis(redisUrl, {
     enableOfflineQueue: false,
@@ -247,18 +290,34 @@ async function keyLimiter(db: Knex, perMinute: number, redisUrl: string | undefi
     const timer = setTimeout(done, REDIS_CONNECT_TIMEOUT_MS);
     redis.once('ready', done).once('error', done);
   });
+  return redis;
+}
+
+/**
+ * A per-minute count of one kind of id (`key:<id>`, `account:<id>`): in Redis when given, with the
+ * database store as its stand-in while Redis fails; otherwise in the database.
+ */
+async function minuteCounter(db: Knex, prefix: string, perMinute: number, redis: Redis | undefined): Promise<KeyCounter> {
+  // Also creates the table on a fresh database.
+  const inDatabase = await storeLimiter(db, { tableName: KEY_TABLE, keyPrefix: prefix, points: perMinute, duration: WINDOW_SECONDS });
+  if (!redis) return engineOf(db) === 'sqlite' ? sqliteKeyCounter(db, prefix, perMinute) : storeKeyCounter(inDatabase, perMinute);
   const limiter = new RateLimiterRedis({
     storeClient: redis,
-    keyPrefix: 'research-tools:rate:key',
+    keyPrefix: `research-tools:rate:${prefix}`,
     points: perMinute,
     duration: WINDOW_SECONDS,
     insuranceLimiter: inDatabase as never,
   });
-  return { counter: storeKeyCounter(limiter, perMinute), close: () => redis.disconnect() };
+  return storeKeyCounter(limiter, perMinute);
 }
 
-export async function createRateLimits(db: Knex, perMinute: number, options: { redisUrl?: string } = {}): Promise<RateLimits> {
-  const { counter: keys, close } = await keyLimiter(db, perMinute, options.redisUrl);
+export async function createRateLimits(db: Knex, perMinute: number, options: RateLimitOptions = {}): Promise<RateLimits> {
+  const accountPerMinute = options.accountPerMinute ?? ACCOUNT_RATE_FACTOR * perMinute;
+  const redis = options.redisUrl ? await connectRedis(options.redisUrl) : undefined;
+  const keys = await minuteCounter(db, KEY_PREFIX, perMinute, redis);
+  const accounts = accountPerMinute > 0 ? await minuteCounter(db, ACCOUNT_PREFIX, accountPerMinute, redis) : undefined;
+  const keyCreationsPerHour = options.keyCreationsPerHour ?? DEFAULT_KEY_CREATIONS_PER_HOUR;
+  const keyCreations = await storeLimiter(db, { tableName: KEY_TABLE, keyPrefix: KEY_CREATION_PREFIX, points: keyCreationsPerHour, duration: HOUR_SECONDS });
   const addresses = (await storeLimiter(db, {
     tableName: ADDRESS_TABLE,
     keyPrefix: 'addr',
@@ -277,17 +336,37 @@ export async function createRateLimits(db: Knex, perMinute: number, options: { r
     });
   };
 
+  /** One request counted against one limit: where it stands, or 429 with the headers of the limits counted so far. */
+  const count = async (counter: KeyCounter, id: string, policy: Standing['policy'], limit: number, before: Standing[]): Promise<Standing> => {
+    try {
+      const result = await counter.consume(id);
+      return { policy, limit, remaining: result.remainingPoints, resetSeconds: seconds(result.msBeforeNext) };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const wait = seconds(rejection.msBeforeNext);
+      metrics.rateLimitRefused(policy === 'per-key' ? 'per_key' : 'per_account');
+      const whose = policy === 'per-key' ? 'with this key' : "with this account's keys together";
+      throw new ApiError('rate_limited', `more than ${limit} requests per minute ${whose}; retry in ${wait} s`, {
+        ...headers([...before, { policy, limit, remaining: 0, resetSeconds: wait }]),
+        'Retry-After': String(wait),
+      });
+    }
+  };
+
   return {
-    async consumeKey(keyId) {
+    async consumeKey({ keyId, accountId }) {
+      const key = await count(keys, keyId, 'per-key', perMinute, []);
+      if (!accounts) return headers([key]);
+      return headers([key, await count(accounts, accountId, 'per-account', accountPerMinute, [key])]);
+    },
+    async consumeKeyCreation(accountId) {
       try {
-        const result = await keys.consume(keyId);
-        return headers(perMinute, result.remainingPoints, seconds(result.msBeforeNext));
+        await keyCreations.consume(accountId);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         const wait = seconds(rejection.msBeforeNext);
-        metrics.rateLimitRefused('per_key');
-        throw new ApiError('rate_limited', `more than ${perMinute} requests per minute with this key; retry in ${wait} s`, {
-          ...headers(perMinute, 0, wait),
+        metrics.rateLimitRefused('key_creations');
+        throw new ApiError('rate_limited', `more than ${keyCreationsPerHour} new keys per hour in this account; retry in ${wait} s`, {
           'Retry-After': String(wait),
         });
       }
@@ -309,6 +388,6 @@ export async function createRateLimits(db: Knex, perMinute: number, options: { r
       }
     },
     sweepExpiredAddresses,
-    close,
+    close: () => redis?.disconnect(),
   };
 }

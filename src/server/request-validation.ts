@@ -1,14 +1,16 @@
 /**
  * REST request bodies are checked by express-openapi-validator against generated/openapi.json, the
  * same document the API publishes; MCP tool arguments (no HTTP request of their own) by Ajv against
- * the same input schema. Either's errors become one invalid_input naming each field and why.
+ * the same input schema. Either's errors become one invalid_input naming each field and why (the
+ * first MAX_NAMED_PROBLEMS of them, and how many more). Before the schema, every string of the
+ * arguments must be well-formed Unicode: a lone surrogate cannot be encoded for any upstream.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ToolMetadata } from '../../generated/tools.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, clip } from '../errors.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export is the plugin itself.
 const addFormats = ((formatsModule as unknown as { default?: FormatsPlugin }).default ?? formatsModule) as FormatsPlugin;
@@ -28,14 +30,58 @@ function fieldName(issue: ValidatorIssue): string {
   return path || 'body';
 }
 
+/**
+ * Patterns of tools.yaml said in words (a client reads "must not contain control characters", not
+ * the regular expression); any other pattern is quoted as it is.
+ */
+export const PATTERN_WORDS: Readonly<Record<string, string>> = {
+  '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$': 'must not contain control characters (tab, line feed and carriage return are allowed)',
+  '^(?:\\s*0*[1-9][0-9]{0,14}\\s*|[\\s\\S]*[^\\s0-9][\\s\\S]*)$': 'digits alone are a PubChem CID: a whole number from 1 to 999999999999999',
+};
+
 function describe(issue: ValidatorIssue): string {
   if (issue.params?.additionalProperty || /additional properties/.test(issue.message ?? '')) return 'unknown argument';
+  const pattern = /^must match pattern "(.*)"$/s.exec(issue.message ?? '')?.[1];
+  if (pattern !== undefined && Object.hasOwn(PATTERN_WORDS, pattern)) return PATTERN_WORDS[pattern]!;
   return (issue.message ?? 'is not valid').replace(/^must NOT have/, 'must not have');
 }
 
+/** Problems an invalid_input message names; past them it says how many more there are (the message, and a stored answer, stay small). */
+export const MAX_NAMED_PROBLEMS = 20;
+/** Characters of one problem (a field named by a client can be long). */
+const MAX_PROBLEM_LENGTH = 200;
+
+/** `field: why` lines joined with `; `: at most MAX_NAMED_PROBLEMS of them, then `and N more`. */
+export function listProblems(lines: readonly string[]): string {
+  const distinct = [...new Set(lines.map((line) => clip(line, MAX_PROBLEM_LENGTH)))];
+  if (distinct.length <= MAX_NAMED_PROBLEMS) return distinct.join('; ');
+  const more = distinct.length - MAX_NAMED_PROBLEMS;
+  return `${distinct.slice(0, MAX_NAMED_PROBLEMS).join('; ')}; and ${more} more problem${more === 1 ? '' : 's'}`;
+}
+
 export function formatValidationErrors(issues: ValidatorIssue[]): string {
-  const lines = issues.map((issue) => `${fieldName(issue)}: ${describe(issue)}`);
-  return [...new Set(lines)].join('; ');
+  return listProblems(issues.map((issue) => `${fieldName(issue)}: ${describe(issue)}`));
+}
+
+/** A string holding a UTF-16 surrogate without its pair: valid JSON, but no text (encodeURIComponent throws on it). */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** The fields (`journal`, `labels.2`) of `value` whose strings, or names, hold a lone surrogate. */
+export function fieldsWithLoneSurrogates(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [path || 'body'] : [];
+  if (value === null || typeof value !== 'object') return [];
+  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  return entries.flatMap(([name, inner]) => {
+    const field = path ? `${path}.${name}` : name;
+    return LONE_SURROGATE.test(name) ? [path || 'body'] : fieldsWithLoneSurrogates(inner, field);
+  });
+}
+
+/** Throws invalid_input naming the fields whose text is not well-formed Unicode. */
+function requireWellFormedText(args: unknown): void {
+  const fields = fieldsWithLoneSurrogates(args);
+  if (fields.length > 0)
+    throw new ApiError('invalid_input', listProblems(fields.map((field) => `${field}: must be text without a lone UTF-16 surrogate (\\uD800-\\uDFFF)`)));
 }
 
 function run(middleware: RequestHandler, request: Request, response: Response): Promise<void> {
@@ -100,6 +146,7 @@ function documentOfPath(apiSpec: ApiDocument, path: string): object {
  */
 export function createRequestValidator(apiSpec: ApiDocument): (request: Request, response: Response) => Promise<void> {
   return async (request, response) => {
+    requireWellFormedText(request.body);
     try {
       for (const middleware of validatorFor(apiSpec, request.path)) await run(middleware, request, response);
     } catch (error) {
@@ -123,6 +170,7 @@ export function createArgumentValidator(): (tool: ToolMetadata, args: unknown) =
   addFormats(ajv);
   const compiled = new Map<string, ValidateFunction>();
   return (tool, args) => {
+    requireWellFormedText(args);
     let validate = compiled.get(tool.name);
     if (!validate) {
       validate = ajv.compile(tool.inputSchema as object);

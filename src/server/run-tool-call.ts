@@ -108,7 +108,7 @@ export function createToolCallRunner(services: ToolCallServices): ToolCallRunner
       durationMs: Math.round(performance.now() - calledAt),
     });
     try {
-      const rateLimitHeaders = await limits.consumeKey(caller.keyId);
+      const rateLimitHeaders = await limits.consumeKey(caller);
       onRateLimitCounted?.(rateLimitHeaders);
       if (caller.disabledPacks.includes(tool.pack)) {
         throw new ApiError('pack_disabled', `the ${tool.pack} pack is switched off for this account; switch it on in the capability-packs settings`);

@@ -8,7 +8,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { Knex } from 'knex';
 import { tools, type ToolMetadata } from '../../generated/tools.ts';
 import type { ToolName } from '../../generated/types.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, clip } from '../errors.ts';
 import { authenticate } from './auth.ts';
 import { getBalance } from '../ledger/index.ts';
 import { answerFormat, citationAnswer, notAcceptableMessage, type AnswerFormat } from './citation-export.ts';
@@ -47,7 +47,7 @@ async function readBody(request: Request, response: Response): Promise<void> {
     return;
   }
   if (!request.is('application/json')) {
-    throw new ApiError('invalid_input', `body: Content-Type must be application/json, got "${request.get('content-type') ?? 'none'}"`);
+    throw new ApiError('invalid_input', `body: Content-Type must be application/json, got "${clip(request.get('content-type') ?? 'none')}"`);
   }
   await new Promise<void>((resolve, reject) => parseJson(request, response, (error?: unknown) => (error ? reject(error) : resolve())));
   const body: unknown = request.body;

@@ -21,7 +21,13 @@ export const lookupCompound: ToolHandler<LookupCompoundArgs, Data, ToolContext> 
   const query = args.query.trim();
   const join = new Join((source, error) => context.logger.error({ err: error, source }, 'connector failed unexpectedly'));
 
-  const resolved = await join.attempt('pubchem', 'the compound', () => pubchem.resolveCids(upstream, query));
+  // A CID is taken as it is: PubChem is asked nothing here, so it has not answered yet (a source
+  // counts as answering only once it was asked and answered).
+  const givenCid = pubchem.cidOf(query);
+  const resolved =
+    givenCid !== undefined
+      ? { kind: 'cid' as const, cids: [givenCid] }
+      : await join.attempt('pubchem', 'the compound', () => pubchem.resolveCids(upstream, query));
   const cid = resolved?.cids[0];
   if (cid === undefined) return join.outcome<Data>([], `No PubChem compound matches "${query}".`);
 
@@ -30,11 +36,17 @@ export const lookupCompound: ToolHandler<LookupCompoundArgs, Data, ToolContext> 
     join.attempt('pubchem', 'synonyms', () => pubchem.getSynonyms(upstream, cid)),
   ]);
   const properties = facts?.properties;
-  const entry = await join.attempt('chebi', 'ChEBI definition and roles', async () => {
-    const listed = pubchem.chebiIdIn(allSynonyms ?? []);
-    const id = listed ?? (properties?.inchikey ? (await chebi.searchEntities(upstream, properties.inchikey))?.chebiId : undefined);
-    return id ? chebi.getCompound(upstream, id) : undefined;
-  });
+  if (givenCid !== undefined && facts && !properties) return join.outcome<Data>([], `No PubChem compound has CID ${givenCid}.`);
+  // ChEBI is asked only when there is something to ask it by: a ChEBI id among the synonyms, or the InChIKey.
+  const listed = pubchem.chebiIdIn(allSynonyms ?? []);
+  const inchikey = properties?.inchikey;
+  const entry =
+    listed || inchikey
+      ? await join.attempt('chebi', 'ChEBI definition and roles', async () => {
+          const id = listed ?? (await chebi.searchEntities(upstream, inchikey!))?.chebiId;
+          return id ? chebi.getCompound(upstream, id) : undefined;
+        })
+      : undefined;
 
   const name = properties?.title ?? (resolved!.kind === 'name' ? query : undefined);
   const data: Data = {

@@ -124,6 +124,33 @@ describeOnEachEngine('lookup_compound over HTTP', (engine) => {
     );
   });
 
+  it('refuses digits that are no CID (0, or more than 15 digits) with a 400 naming the field, before any upstream request or charge', async () => {
+    for (const query of ['0', '000', '999999999999999999999']) {
+      const result = await chem.charged('lookup_compound', { query });
+      expectNotCharged(result, 400, 'invalid_input');
+      expect(result.answer.body.error.message).to.equal('query: digits alone are a PubChem CID: a whole number from 1 to 999999999999999');
+    }
+    expect(chem.fake.hits).to.have.length(0);
+  });
+
+  it('a CID query with PubChem down is a 502, not charged: a CID taken as it is does not count as an answer of PubChem', async () => {
+    chem.on('pubchem', ibuprofenProperties, down);
+    chem.on('pubchem', '/pug/compound/cid/3672/synonyms/JSON', down);
+    const result = await chem.charged('lookup_compound', { query: '3672' });
+    expectNotCharged(result);
+    expect(chem.hits('chebi', '/es_search/')).to.have.length(0);
+  });
+
+  it('a CID PubChem does not know is an empty answer, without a record or a call to ChEBI', async () => {
+    const unknownProperties = ibuprofenProperties.replace('/3672/', '/999999999/');
+    chem.on('pubchem', unknownProperties, own('pubchem', 'hand-made-fault-not-found.json', { status: 404 }));
+    chem.on('pubchem', '/pug/compound/cid/999999999/synonyms/JSON', own('pubchem', 'hand-made-fault-not-found.json', { status: 404 }));
+    const result = await chem.charged('lookup_compound', { query: '999999999' });
+    expectCharged(result);
+    expect([result.answer.body.records, result.answer.body.summary]).to.deep.equal([[], 'No PubChem compound has CID 999999999.']);
+    expect(chem.fake.hits.filter((hit) => hit.path.startsWith('/chebi'))).to.have.length(0);
+  });
+
   it('rejects an empty query, naming the field', async () => {
     const result = await chem.charged('lookup_compound', { query: '' });
     expectNotCharged(result, 400, 'invalid_input');

@@ -110,6 +110,8 @@ describe('generated OpenAPI against the spec (parts 4.2 and 8)', () => {
       'pack_disabled',
       'unknown_tool',
       'not_found',
+      'forbidden',
+      'method_not_allowed',
       'not_acceptable',
       'idempotency_in_progress',
       'payload_too_large',

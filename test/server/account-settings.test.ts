@@ -249,7 +249,7 @@ describeOnEachEngine("the account owner's settings over REST", (engine) => {
       'pack: no pack "oceans"; the packs are general, life, chem, earth, astro, humanities',
     ]);
     const wrongMethod = await as(caller.key, 'POST', '/usage', {});
-    expect([wrongMethod.status, wrongMethod.headers.get('allow')]).to.deep.equal([405, 'GET']);
+    expect([wrongMethod.status, wrongMethod.headers.get('allow')]).to.deep.equal([405, 'GET, HEAD']);
     expect((await as(caller.key, 'GET', '/keys')).body.keys).to.have.length(1);
     expect(await getBalance(engine.db, caller.accountId)).to.equal(5);
   });

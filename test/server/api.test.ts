@@ -256,8 +256,9 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       expect(answers[0]!.headers.get('ratelimit-limit')).to.equal('60');
       expect(answers[0]!.headers.get('ratelimit-remaining')).to.equal('59');
       expect(answers[59]!.headers.get('ratelimit-remaining')).to.equal('0');
-      expect(answers[0]!.headers.get('ratelimit-policy')).to.equal('"per-key";q=60;w=60');
-      expect(answers[0]!.headers.get('ratelimit')).to.match(/^"per-key";r=59;t=\d+$/);
+      // The account-wide limit (10 times the key's by default) is the second policy; the key's is the tighter here.
+      expect(answers[0]!.headers.get('ratelimit-policy')).to.equal('"per-key";q=60;w=60, "per-account";q=600;w=60');
+      expect(answers[0]!.headers.get('ratelimit')).to.match(/^"per-key";r=59;t=\d+, "per-account";r=599;t=\d+$/);
       const limited = await post('list_capabilities', { key: caller.key, body: {} });
       expect(limited.status).to.equal(429);
       expect(limited.body.error.code).to.equal('rate_limited');

@@ -3,7 +3,7 @@ import parsePrometheus from 'parse-prometheus-text-format';
 import { expectBalance } from '../ledger/ledger-assertions.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
-import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
+import { call, documentationAddress, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { fixture } from '../connectors/recordings.ts';
 
 type Families = ReturnType<typeof parsePrometheus>;
@@ -49,6 +49,17 @@ describeOnEachEngine('GET /metrics', (engine) => {
   it('is refused without the METRICS_TOKEN, as a JSON error', async function () {
     const answer = await call(server.baseUrl, '/metrics');
     expect([answer.status, answer.body.error.code]).to.deep.equal([401, 'unauthorized']);
+  });
+
+  it('meets the failed-key limit per address: 10 wrong tokens are 401, the 11th 429; the right token still works from there', async function () {
+    const clientAddress = documentationAddress();
+    const statuses = [];
+    for (let index = 0; index < 11; index += 1) {
+      statuses.push((await call(server.baseUrl, '/metrics', { clientAddress, headers: { authorization: `Bearer guess-${index}` } })).status);
+    }
+    expect(statuses).to.deep.equal([...Array(10).fill(401), 429]);
+    const right = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': clientAddress } });
+    expect(right.status).to.equal(200);
   });
 
   it('moves its counters by exactly what a scripted sequence of calls did: a success, a cached repeat, a failure refunded, a rate-limit refusal', async function () {

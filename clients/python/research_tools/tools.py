@@ -2594,8 +2594,7 @@ class Client(BaseClient):
                 order of events.
             kind: Default: "schematic".
             style: Default: "nature".
-            labels: Exact text labels to appear in the figure (at most
-                30, each at most 120 characters).
+            labels: Exact text labels to appear in the figure.
             aspect_ratio: Default: "16:9" when kind is
                 graphical_abstract or workflow, otherwise "4:3".
             idempotency_key: Sent as Idempotency-Key; every retry of the
@@ -3113,7 +3112,9 @@ class Client(BaseClient):
         /api/v1/lookup_compound.
 
         Args:
-            query: Name, CAS number, SMILES, InChIKey or PubChem CID.
+            query: Name, CAS number, SMILES, InChIKey or PubChem CID
+                (digits alone: a whole number from 1 to
+                999999999999999).
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.

@@ -100,7 +100,7 @@ export interface CreateFigureArgs {
   kind?: 'mechanism' | 'workflow' | 'graphical_abstract' | 'schematic' | 'poster_panel';
   /** @default 'nature' */
   style?: 'nature' | 'cell' | 'minimal_line' | 'flat_color' | 'textbook';
-  /** Exact text labels to appear in the figure (at most 30, each at most 120 characters). */
+  /** Exact text labels to appear in the figure. */
   labels?: string[];
   /** Default: '16:9' when kind is graphical_abstract or workflow, otherwise '4:3'. */
   aspect_ratio?: '16:9' | '4:3' | '1:1' | '3:4' | '9:16';
@@ -884,7 +884,10 @@ export type LookupAstroObjectResult = ToolResult<LookupAstroObjectData>;
 
 /** Arguments of lookup_compound. Those left out take the server's default. */
 export interface LookupCompoundArgs {
-  /** Name, CAS number, SMILES, InChIKey or PubChem CID. */
+  /**
+   * Name, CAS number, SMILES, InChIKey or PubChem CID (digits alone: a whole number from 1 to
+   * 999999999999999).
+   */
   query: string;
 }
 

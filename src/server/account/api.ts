@@ -7,8 +7,10 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Knex } from 'knex';
 import { ApiError } from '../../errors.ts';
+import { requireJsonAccepted } from '../accept.ts';
 import { authenticate } from '../auth.ts';
 import type { KeyVerifier } from '../key-cache.ts';
+import { refuseOtherMethods } from '../methods.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { setCreditsRemaining } from '../tool-call.ts';
 import { createOwnerKey, deleteOwnerKey, ownerChanges, ownerKeys, ownerUsage, renameOwnerKey, setOwnerPack, type Owner } from './owner.ts';
@@ -32,10 +34,11 @@ function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
 }
 
 export function accountApiRouter(db: Knex, keys: KeyVerifier, limits: RateLimits): Router {
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true });
   const keyed =
     (work: (owner: Owner, request: Request, response: Response) => Promise<unknown>, status = 200): RequestHandler =>
     async (request, response) => {
+      requireJsonAccepted(request);
       const caller = await authenticate(request, keys, limits);
       const owner = { accountId: caller.accountId, keyId: caller.keyId };
       const answer = await work(owner, request, response);
@@ -55,7 +58,7 @@ export function accountApiRouter(db: Knex, keys: KeyVerifier, limits: RateLimits
     keyed(async (owner, request) => {
       const body = objectBody(request);
       onlyFields(body, ['name']);
-      return createOwnerKey(db, owner, body.name);
+      return createOwnerKey(db, owner, body.name, limits);
     }, 201),
   );
   router.patch(
@@ -90,17 +93,13 @@ export function accountApiRouter(db: Knex, keys: KeyVerifier, limits: RateLimits
     keyed(async (owner) => ({ changes: await ownerChanges(db, owner) })),
   );
 
-  const allowed: Record<string, string> = {
-    '/api/v1/account/keys': 'GET, POST',
-    '/api/v1/account/keys/:key_id': 'PATCH, DELETE',
-    '/api/v1/account/packs/:pack': 'PUT',
-    '/api/v1/account/usage': 'GET',
-    '/api/v1/account/changes': 'GET',
+  const allowed: Record<string, string[]> = {
+    '/api/v1/account/keys': ['GET', 'POST'],
+    '/api/v1/account/keys/:key_id': ['PATCH', 'DELETE'],
+    '/api/v1/account/packs/:pack': ['PUT'],
+    '/api/v1/account/usage': ['GET'],
+    '/api/v1/account/changes': ['GET'],
   };
-  for (const [path, methods] of Object.entries(allowed)) {
-    router.all(path, (request) => {
-      throw new ApiError('method_not_allowed', `${request.method} is not allowed here: use ${methods}`, { Allow: methods });
-    });
-  }
+  for (const [path, methods] of Object.entries(allowed)) refuseOtherMethods(router, path, methods);
   return router;
 }

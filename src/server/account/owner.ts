@@ -25,6 +25,7 @@ import {
   type UsageEntry,
   type UsageSummary,
 } from '../../ledger/index.ts';
+import type { RateLimits } from '../rate-limits.ts';
 
 /** The account and the key that acts for it (the key of the call, or the one the session was opened with). */
 export interface Owner {
@@ -68,8 +69,14 @@ export async function ownerKeys(db: Knex, owner: Owner): Promise<OwnerKey[]> {
   return (await listKeys(db, owner.accountId)).map((key) => ({ ...key, in_use: key.id === owner.keyId }));
 }
 
-export async function createOwnerKey(db: Knex, owner: Owner, name: unknown): Promise<CreatedOwnerKey> {
-  const { key, ...listing } = await createKey(db, owner.accountId, keyName(name), { kind: 'owner', keyId: owner.keyId }, { maxLiveKeys: MAX_LIVE_KEYS });
+/**
+ * A new key of the owner's account: at most KEY_CREATIONS_PER_HOUR a hour (429 past them, counted
+ * before the key is made), at most MAX_LIVE_KEYS live at once.
+ */
+export async function createOwnerKey(db: Knex, owner: Owner, name: unknown, limits: Pick<RateLimits, 'consumeKeyCreation'>): Promise<CreatedOwnerKey> {
+  const label = keyName(name);
+  await limits.consumeKeyCreation(owner.accountId);
+  const { key, ...listing } = await createKey(db, owner.accountId, label, { kind: 'owner', keyId: owner.keyId }, { maxLiveKeys: MAX_LIVE_KEYS });
   return {
     ...listing,
     in_use: false,

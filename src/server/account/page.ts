@@ -14,6 +14,7 @@ import { packs } from '../../../generated/tools.ts';
 import { ApiError } from '../../errors.ts';
 import { verifyKey } from '../auth.ts';
 import type { KeyVerifier } from '../key-cache.ts';
+import { refuseOtherMethods } from '../methods.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { ACCOUNT_BODY_LIMIT_BYTES } from './api.ts';
 import { createOwnerKey, deleteOwnerKey, ownerAccount, ownerChanges, ownerKeys, ownerUsage, setOwnerPack } from './owner.ts';
@@ -49,7 +50,7 @@ export interface AccountPageOptions {
 }
 
 export function accountPageRouter({ db, keys, limits, sessionMinutes, publicBaseUrl }: AccountPageOptions): Router {
-  const router = express.Router();
+  const router = express.Router({ caseSensitive: true });
   const publicHttps = publicBaseUrl.startsWith('https:');
   const publicOrigin = [new URL(publicBaseUrl).origin];
   const lifetimeMs = sessionMinutes * 60_000;
@@ -159,7 +160,7 @@ export function accountPageRouter({ db, keys, limits, sessionMinutes, publicBase
   router.post(
     '/account/api/keys',
     parseJson,
-    signedIn(async (session, request) => createOwnerKey(db, session, field(request, 'name'))),
+    signedIn(async (session, request) => createOwnerKey(db, session, field(request, 'name'), limits)),
   );
   router.delete(
     '/account/api/keys/:key_id',
@@ -172,5 +173,12 @@ export function accountPageRouter({ db, keys, limits, sessionMinutes, publicBase
       packs: await setOwnerPack(db, session, String(request.params.pack), field(request, 'enabled')),
     })),
   );
+  refuseOtherMethods(router, ['/account', '/account/'], ['GET']);
+  refuseOtherMethods(router, '/account/:asset', ['GET'], (request) => PAGE_ASSETS.has(String(request.params.asset)));
+  refuseOtherMethods(router, '/account/api/session', ['GET', 'POST', 'DELETE']);
+  refuseOtherMethods(router, '/account/api/overview', ['GET']);
+  refuseOtherMethods(router, '/account/api/keys', ['POST']);
+  refuseOtherMethods(router, '/account/api/keys/:key_id', ['DELETE']);
+  refuseOtherMethods(router, '/account/api/packs/:pack', ['PUT']);
   return router;
 }

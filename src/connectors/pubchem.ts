@@ -120,12 +120,15 @@ export function chebiIdIn(synonyms: string[]): string | undefined {
   return synonyms.find((synonym) => /^CHEBI:\d+$/.test(synonym));
 }
 
-/** The CID a query of digits alone names; undefined for any other query, and for digits that are no CID (0, or past exact JSON numbers). */
+/** Digits of the largest CID taken: 15 stay within the integers a JSON number holds exactly (tools.yaml's pattern says the same). */
+export const MAX_CID_DIGITS = 15;
+
+/** The CID a query of digits alone names; undefined for any other query, and for digits that are no CID (0, or more than MAX_CID_DIGITS). */
 export function cidOf(query: string): number | undefined {
   const text = query.trim();
   if (queryKind(text) !== 'cid') return undefined;
-  const cid = Number(text);
-  return Number.isSafeInteger(cid) && cid >= 1 ? cid : undefined;
+  const digits = text.replace(/^0+/, '');
+  return digits.length >= 1 && digits.length <= MAX_CID_DIGITS ? Number(digits) : undefined;
 }
 
 /**

@@ -21,7 +21,7 @@ import { errorBody, toApiError } from './error-middleware.ts';
 
 export type { StoredAnswer };
 
-const MAX_KEY_LENGTH = 255;
+export const MAX_KEY_LENGTH = 255;
 const STORED_ERROR_STATUSES = new Set([400, 402, 403, 406]);
 
 /** The request's Idempotency-Key, or undefined when it sends none; 400 when it is empty or too long. */

@@ -104,6 +104,8 @@ function validatorFor(apiSpec: ApiDocument, path: string): RequestHandler[] {
     middlewares = OpenApiValidator.middleware({
       apiSpec: structuredClone(key ? documentOfPath(apiSpec, key) : apiSpec) as never,
       validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false, allErrors: true },
+      // Formats checked in full, as the MCP path's Ajv and the published schema mean them: 2023-02-30 is no date.
+      ajvFormats: { mode: 'full' },
       validateResponses: false,
       validateSecurity: false,
       validateApiSpec: false,

@@ -33,6 +33,12 @@ describeOnEachEngine('what a hostile client sends, answered as documented', (eng
       expect([allowed.status, allowed.body.error.code]).to.deep.equal([402, 'insufficient_credits']);
     });
 
+    it('a date that does not exist, though shaped like one (2023-02-30)', async () => {
+      const caller = await newCaller(engine.db, 5);
+      const answer = await post('search_earthquakes', { key: caller.key, body: { start: '2023-02-30' } });
+      expect([answer.status, answer.body.error]).to.deep.equal([400, { code: 'invalid_input', message: 'start: must match format "date"' }]);
+    });
+
     it("create_figure's label limits are in the published schema and refused by it: 31 labels, a label of 121 characters", async () => {
       const labels = openapi.components.schemas.CreateFigureArgs.properties.labels;
       expect([labels.maxItems, labels.items.maxLength]).to.deep.equal([30, 120]);

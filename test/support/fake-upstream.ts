@@ -50,6 +50,8 @@ export interface FakeUpstream {
   on(path: string, ...replies: Array<Reply | Responder>): void;
   /** Requests to any path under `prefix` (and not routed exactly) get `respond`'s reply. */
   under(prefix: string, respond: Responder): void;
+  /** Requests to a path with no route and under no prefix get `replies` in turn, over and over (instead of a 404 naming the path). */
+  otherwise(...replies: Reply[]): void;
   hitsOn(path: string): Hit[];
   /** From now on no answer is sent (a request waits, after its reply's delay) until `release`. */
   hold(): void;
@@ -74,6 +76,7 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
   const answerable = async (): Promise<void> => {
     while (held) await held.until;
   };
+  const fallback: { replies: Reply[]; served: number } = { replies: [], served: 0 };
 
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -95,6 +98,10 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
       response.once('close', () => (hit.abandoned = !hit.answered));
       const route = routes.get(url.pathname);
       const prefix = [...prefixes.keys()].find((candidate) => url.pathname.startsWith(candidate));
+      if (!route && prefix === undefined && fallback.replies.length > 0) {
+        void serve(fallback.replies[fallback.served++ % fallback.replies.length]!, request, response, answerable);
+        return;
+      }
       if (!route && prefix === undefined) {
         response.writeHead(404, { 'content-type': 'text/plain' }).end(`fake upstream: nothing at ${url.pathname}`);
         return;
@@ -127,6 +134,10 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
     under(prefix, respond) {
       prefixes.set(prefix, respond);
     },
+    otherwise(...replies) {
+      fallback.replies = replies;
+      fallback.served = 0;
+    },
     hitsOn: (path) => hits.filter((hit) => hit.path === path),
     hold() {
       if (held) return;
@@ -142,6 +153,7 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
     reset() {
       routes.clear();
       prefixes.clear();
+      fallback.replies = [];
       hits.length = 0;
     },
     close: () =>

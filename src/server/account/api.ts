@@ -6,7 +6,7 @@
  */
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Knex } from 'knex';
-import { ApiError } from '../../errors.ts';
+import { ApiError, clip } from '../../errors.ts';
 import { requireJsonAccepted } from '../accept.ts';
 import { authenticate } from '../auth.ts';
 import type { KeyVerifier } from '../key-cache.ts';
@@ -20,11 +20,21 @@ export const ACCOUNT_BODY_LIMIT_BYTES = 4096;
 
 const parseJson = express.json({ limit: ACCOUNT_BODY_LIMIT_BYTES, type: () => true, strict: true });
 
-/** The JSON object body of a write; an absent body is an empty object. */
-function objectBody(request: Request): Record<string, unknown> {
+/**
+ * The JSON object body of a write, read once the caller's key is known (as for tool calls: no body
+ * is read for a request without a valid key). JSON only, as the published interface says; no body
+ * at all is an empty object.
+ */
+async function objectBody(request: Request, response: Response): Promise<Record<string, unknown>> {
+  const length = request.get('content-length');
+  const hasBody = length !== undefined ? Number(length) > 0 : request.get('transfer-encoding') !== undefined;
+  if (!hasBody) return {};
+  if (!request.is('application/json')) {
+    throw new ApiError('invalid_input', `body: Content-Type must be application/json, got "${clip(request.get('content-type') ?? 'none')}"`);
+  }
+  await new Promise<void>((resolve, reject) => parseJson(request, response, (error?: unknown) => (error ? reject(error) : resolve())));
   const body: unknown = request.body;
-  if (body === undefined || body === null || (typeof body === 'object' && Object.keys(body).length === 0 && !Array.isArray(body))) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_input', 'body: must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_input', 'body: must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -54,18 +64,16 @@ export function accountApiRouter(db: Knex, keys: KeyVerifier, limits: RateLimits
   );
   router.post(
     '/api/v1/account/keys',
-    parseJson,
-    keyed(async (owner, request) => {
-      const body = objectBody(request);
+    keyed(async (owner, request, response) => {
+      const body = await objectBody(request, response);
       onlyFields(body, ['name']);
       return createOwnerKey(db, owner, body.name, limits);
     }, 201),
   );
   router.patch(
     '/api/v1/account/keys/:key_id',
-    parseJson,
-    keyed(async (owner, request) => {
-      const body = objectBody(request);
+    keyed(async (owner, request, response) => {
+      const body = await objectBody(request, response);
       onlyFields(body, ['name']);
       if (!('name' in body)) throw new ApiError('invalid_input', 'name: required (null removes the name)');
       return renameOwnerKey(db, owner, String(request.params.key_id), body.name);
@@ -77,9 +85,8 @@ export function accountApiRouter(db: Knex, keys: KeyVerifier, limits: RateLimits
   );
   router.put(
     '/api/v1/account/packs/:pack',
-    parseJson,
-    keyed(async (owner, request) => {
-      const body = objectBody(request);
+    keyed(async (owner, request, response) => {
+      const body = await objectBody(request, response);
       onlyFields(body, ['enabled']);
       return { packs: await setOwnerPack(db, owner, String(request.params.pack), body.enabled) };
     }),

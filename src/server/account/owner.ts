@@ -60,7 +60,9 @@ function keyName(value: unknown, field = 'name'): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw new ApiError('invalid_input', `${field}: must be a string`);
   const name = value.trim();
-  if (name.length < 1 || name.length > MAX_KEY_NAME_LENGTH) throw new ApiError('invalid_input', `${field}: must be 1 to ${MAX_KEY_NAME_LENGTH} characters`);
+  // Counted as the published schema counts (characters, before trimming), so what it refuses is refused here too.
+  if (name.length < 1 || [...value].length > MAX_KEY_NAME_LENGTH)
+    throw new ApiError('invalid_input', `${field}: must be 1 to ${MAX_KEY_NAME_LENGTH} characters`);
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new ApiError('invalid_input', `${field}: must not contain control characters`);
   return name;
 }

@@ -96,6 +96,21 @@ describe('generated OpenAPI against the spec (parts 4.2 and 8)', () => {
     });
   });
 
+  it('documents 401 and 429 on every operation that needs a key, and 406 and 500 on every operation', () => {
+    for (const [path, item] of Object.entries(openapi.paths as Record<string, Record<string, { security?: unknown[]; responses: object }>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const statuses = Object.keys(operation.responses);
+        const keyed = (operation.security ?? []).length > 0;
+        expect([`${method} ${path}`, ...['401', '429', '406', '500'].filter((status) => statuses.includes(status))]).to.deep.equal([
+          `${method} ${path}`,
+          ...(keyed ? ['401', '429'] : []),
+          '406',
+          '500',
+        ]);
+      }
+    }
+  });
+
   it('answers every error of part 7 on every tool call (and the Idempotency-Key errors), with Retry-After on 429', () => {
     for (const name of Object.keys(specTools)) {
       const responses = openapi.paths[`/api/v1/${name}`].post.responses;

@@ -7,7 +7,7 @@
  * JSON body must match the documented schema; no answer is a 500; every invalid request is a 4xx.
  * Every other method on a documented address is 405 with an `Allow` naming the documented ones.
  *
- * FUZZ_RUNS sets the generated requests per operation (10 by default: well under two seconds per
+ * FUZZ_RUNS sets the generated requests per operation (25 by default: a fraction of a second per
  * operation; e.g. FUZZ_RUNS=500 for a longer run), FUZZ_SEED replays a run: a failure prints the seed
  * and the path of the smallest failing request (fast-check's report).
  */
@@ -23,7 +23,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.t
 import { SchemaArbitraries, type Schema } from '../support/schema-arbitraries.ts';
 import { documentationAddress, newCaller, startServer, type TestServer } from '../support/server.ts';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 const document = openapi as unknown as Schema;
@@ -63,6 +63,8 @@ interface GeneratedRequest {
   invalid?: string;
   /** The key is missing or wrong: 401 (or 406 first, where Accept is checked first). */
   unauthenticated?: boolean;
+  /** Meant to be valid but missed its schema: not sent. */
+  skip?: boolean;
 }
 
 const follow = (node: Schema): Schema => {
@@ -76,11 +78,15 @@ const follow = (node: Schema): Schema => {
   return current;
 };
 
+/** A generated value as the text of a path or query parameter. */
+const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
 /** A path parameter's value as a path segment: text a client can send as one (not empty, not a dot segment). */
 function pathValue(schema: Schema): Arbitrary<string> {
-  return (arbitraries.valid(schema) as Arbitrary<unknown>)
-    .map(String)
-    .filter((value) => value !== '' && value !== '.' && value !== '..')
+  return arbitraries
+    .candidates(schema)
+    .map(asText)
+    .map((value) => (value === '' || value === '.' || value === '..' ? 'x' : value))
     .map(encodeURIComponent);
 }
 
@@ -97,24 +103,30 @@ function requestArbitrary(template: string, operation: Operation, key: string): 
     ...queryParameters.map((parameter) =>
       fc.oneof(
         fc.constant(undefined),
-        arbitraries.valid(parameter.schema as Schema).map((value) => ({ name: parameter.name as string, value: String(value), invalid: undefined })),
-        arbitraries
-          .invalid(parameter.schema as Schema)
-          .filter((value) => typeof value === 'string')
-          .map((value) => ({ name: parameter.name as string, value: String(value), invalid: `query ${parameter.name as string}` })),
+        fc.oneof(arbitraries.candidates(parameter.schema as Schema), arbitraries.invalid(parameter.schema as Schema)).map((value) => {
+          // A query value is text: the value sent is that text, valid or not as the schema says of it.
+          const sent = asText(value);
+          return {
+            name: parameter.name as string,
+            value: sent,
+            invalid: arbitraries.matches(parameter.schema as Schema, sent) ? undefined : `query ${parameter.name as string}`,
+          };
+        }),
       ),
     ),
   );
   const auth = secured ? fc.constantFrom('valid', 'valid', 'valid', 'missing', 'wrong') : fc.constant('none');
   const accept = fc.option(fc.constantFrom(...ACCEPTS), { nil: undefined, freq: 2 });
-  const body: Arbitrary<{ text?: string; contentType?: string; invalid?: string }> = bodySchema
+  // A candidate that misses its schema (rare: a pattern and a length together) is skipped, not sent as valid.
+  const candidate = (schema: Schema) => arbitraries.candidates(schema).map((value) => ({ value, skip: !arbitraries.matches(schema, value) }));
+  const body: Arbitrary<{ text?: string; contentType?: string; invalid?: string; skip?: boolean }> = bodySchema
     ? fc.oneof(
-        { weight: 3, arbitrary: arbitraries.valid(bodySchema).map((value) => ({ text: JSON.stringify(value) })) },
+        { weight: 3, arbitrary: candidate(bodySchema).map(({ value, skip }) => ({ text: JSON.stringify(value), skip })) },
         { weight: 3, arbitrary: arbitraries.invalid(bodySchema).map((value) => ({ text: JSON.stringify(value), invalid: 'body' })) },
         { weight: 1, arbitrary: fc.constant({ text: '{"unfinished":', invalid: 'body: not JSON' }) },
         {
           weight: 1,
-          arbitrary: arbitraries.valid(bodySchema).map((value) => ({ text: JSON.stringify(value), contentType: 'text/plain', invalid: 'content type' })),
+          arbitrary: arbitraries.candidates(bodySchema).map((value) => ({ text: JSON.stringify(value), contentType: 'text/plain', invalid: 'content type' })),
         },
         ...(operation.requestBody?.required ? [] : [{ weight: 1, arbitrary: fc.constant({}) }]),
       )
@@ -138,6 +150,7 @@ function requestArbitrary(template: string, operation: Operation, key: string): 
       body: drawn.body.text,
       invalid,
       unauthenticated: drawn.auth === 'missing' || drawn.auth === 'wrong',
+      skip: drawn.body.skip,
     };
   });
 }
@@ -171,7 +184,8 @@ function expectDocumented(method: string, template: string, operation: Operation
     if (header === 'Retry-After') expect(answer.headers.get(header), `${header}: ${where}`).to.match(/^\d+$/);
   }
   if (request.invalid) expect(answer.status, `invalid (${request.invalid}) is a 4xx: ${where}`).to.be.within(400, 499);
-  if (request.invalid && !request.unauthenticated && request.headers.accept === undefined) {
+  // With an Idempotency-Key, a key reused with another body (422) or still running (409) comes first.
+  if (request.invalid && !request.unauthenticated && request.headers.accept === undefined && request.headers['idempotency-key'] === undefined) {
     expect(answer.status, `invalid (${request.invalid}) with a key is a 400: ${where}`).to.equal(400);
   }
   if (request.unauthenticated && request.headers.accept === undefined) expect(answer.status, `no valid key: ${where}`).to.equal(401);
@@ -218,6 +232,7 @@ describe(`every operation of generated/openapi.json answers generated requests a
         const caller = await newCaller(db, 1_000_000);
         await fc.assert(
           fc.asyncProperty(requestArbitrary(template, operation, caller.key), async (request) => {
+            fc.pre(!request.skip);
             expectDocumented(method, template, operation, request, await send(server.baseUrl, method, request));
           }),
           { numRuns: RUNS, seed: SEED },

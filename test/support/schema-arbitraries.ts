@@ -1,11 +1,14 @@
 /**
- * fast-check arbitraries from the JSON Schemas of an OpenAPI document: values a schema accepts, and
- * values it refuses in each way it can (a wrong type, a bound crossed, a pattern missed, a format
+ * fast-check arbitraries from the JSON Schemas of an OpenAPI document: values meant to match a schema,
+ * and values it refuses in each way it can (a wrong type, a bound crossed, a pattern missed, a format
  * broken, too few or too many items, an unknown or a missing property). No maintained library does
  * this for fast-check (the one on the registry is a single release on fast-check 1), so it is derived
- * here, keyword by keyword, for the keywords tools.yaml allows. Every value is checked against the
- * schema with Ajv at the end (`valid` keeps only accepted values, `invalid` only refused ones), so a
- * generator that is too loose or too strict can make a run slower, never wrong.
+ * here, keyword by keyword, for the keywords tools.yaml allows.
+ *
+ * Nothing here filters: a filter whose predicate a generator cannot meet loops for ever. `candidates`
+ * are meant to match (a pattern, a length and a format together may miss now and then): check them
+ * with `matches` and skip the misses (fc.pre). `invalid` values are checked here, and one that
+ * happens to match is replaced by a value of a type the schema does not allow.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule, { type FormatsPlugin } from 'ajv-formats';
@@ -38,9 +41,9 @@ export class SchemaArbitraries {
     this.ajv.addSchema(document, 'document');
   }
 
-  /** Values `schema` accepts. */
-  valid(schema: Schema): Arbitrary<unknown> {
-    return this.accepted(schema).filter((value) => this.matches(schema, value));
+  /** Values meant to match `schema`; check each with `matches` (see above). */
+  candidates(schema: Schema): Arbitrary<unknown> {
+    return this.accepted(schema);
   }
 
   /** Whether some value breaks `schema` (a schema without a type or rule accepts anything). */
@@ -52,7 +55,12 @@ export class SchemaArbitraries {
   /** Values `schema` refuses, each breaking one of its rules (or its type). */
   invalid(schema: Schema): Arbitrary<unknown> {
     if (!this.canBreak(schema)) throw new Error('schema-arbitraries: this schema accepts every value');
-    return fc.oneof(...this.violations(schema)).filter((value) => !this.matches(schema, value));
+    return fc.oneof(...this.violations(schema)).map((value) => (this.matches(schema, value) ? this.surelyInvalid(schema) : value));
+  }
+
+  /** A value `schema` refuses whatever else it says: the first of values of every JSON type that it refuses. */
+  private surelyInvalid(schema: Schema): unknown {
+    return [12_345, 'text', true, null, [], {}, { '!': [] }].find((value) => !this.matches(schema, value));
   }
 
   /** Whether `value` matches `schema` (whose `$ref`s point into the document). */
@@ -130,19 +138,16 @@ export class SchemaArbitraries {
   }
 
   private acceptedString(schema: Schema): Arbitrary<string> {
+    // A pattern says more than a format (tools.yaml's dates carry one: from 1981, say): it comes first.
+    if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern as string, 'u'));
+    if (schema.format === 'date') return fc.date(DATES).map((date) => date.toISOString().slice(0, 10));
+    if (schema.format === 'date-time') return fc.date(DATES).map((date) => date.toISOString());
+    if (schema.format === 'uri') return fc.webUrl();
     const minLength = schema.minLength ?? 0;
-    const maxLength = schema.maxLength ?? Math.max(FREE_LENGTH, minLength);
-    let strings: Arbitrary<string>;
-    if (schema.format === 'date') strings = fc.date(DATES).map((date) => date.toISOString().slice(0, 10));
-    else if (schema.format === 'date-time') strings = fc.date(DATES).map((date) => date.toISOString());
-    else if (schema.format === 'uri') strings = fc.webUrl();
-    else if (typeof schema.pattern === 'string') strings = fc.stringMatching(new RegExp(schema.pattern as string, 'u'));
-    else return text(minLength, Math.min(maxLength, Math.max(FREE_LENGTH, minLength)));
-    const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern as string, 'u') : undefined;
-    return strings.filter((value) => [...value].length >= minLength && [...value].length <= maxLength && (!pattern || pattern.test(value)));
+    return text(minLength, Math.min(schema.maxLength ?? FREE_LENGTH, Math.max(FREE_LENGTH, minLength)));
   }
 
-  /** Ways to break `given`: each arbitrary gives values that break one rule (the final filter drops those that happen not to). */
+  /** Ways to break `given`: each arbitrary gives values that break one rule (`invalid` replaces those that happen not to). */
   private violations(given: Schema): Array<Arbitrary<unknown>> {
     const schema = this.resolve(given);
     const ways: Array<Arbitrary<unknown>> = [this.wrongType(schema)];
@@ -156,17 +161,22 @@ export class SchemaArbitraries {
     if (schema.exclusiveMaximum !== undefined) ways.push(fc.constant(schema.exclusiveMaximum));
     if (schema.minLength !== undefined && schema.minLength > 0) ways.push(fc.constant('x'.repeat(schema.minLength - 1)));
     if (schema.maxLength !== undefined) ways.push(fc.constant('x'.repeat(schema.maxLength + 1)));
-    if (typeof schema.pattern === 'string') {
-      const pattern = new RegExp(schema.pattern as string, 'u');
-      ways.push(text(1).filter((value) => !pattern.test(value)));
-    }
+    // Strings of every kind of character (controls included) and of digits and spaces alone: most patterns refuse some of them.
+    if (typeof schema.pattern === 'string')
+      ways.push(
+        fc.oneof(
+          text(1),
+          fc.string({ minLength: 1, maxLength: FREE_LENGTH, unit: 'binary-ascii' }),
+          fc.string({ minLength: 1, maxLength: 20, unit: fc.constantFrom('0', '9', ' ', '\t') }),
+        ),
+      );
     if (schema.format === 'date' || schema.format === 'date-time') ways.push(fc.constantFrom('2023-02-30', '20230101', 'yesterday', '2023-13-01'));
     if (schema.items) {
       const item = schema.items as Schema;
       ways.push(fc.array(this.invalid(item), { minLength: 1, maxLength: 2 }));
-      if (schema.minItems !== undefined && schema.minItems > 0) ways.push(fc.array(this.valid(item), { minLength: 0, maxLength: schema.minItems - 1 }));
-      if (schema.maxItems !== undefined) ways.push(fc.array(this.valid(item), { minLength: schema.maxItems + 1, maxLength: schema.maxItems + 1 }));
-      if (schema.uniqueItems) ways.push(this.valid(item).map((value) => [value, value]));
+      if (schema.minItems !== undefined && schema.minItems > 0) ways.push(fc.array(this.accepted(item), { minLength: 0, maxLength: schema.minItems - 1 }));
+      if (schema.maxItems !== undefined) ways.push(fc.array(this.accepted(item), { minLength: schema.maxItems + 1, maxLength: schema.maxItems + 1 }));
+      if (schema.uniqueItems) ways.push(this.accepted(item).map((value) => [value, value]));
     }
     if (Array.isArray(schema.oneOf)) ways.push(fc.oneof(fc.boolean(), fc.constant(null), fc.integer()));
     if (types.includes('object') && schema.properties) ways.push(...this.objectViolations(schema));
@@ -185,7 +195,8 @@ export class SchemaArbitraries {
       );
     }
     if (schema.additionalProperties === false) {
-      const unknownName = fc.stringMatching(/^[a-z_]{1,12}$/).filter((name) => !Object.hasOwn(schema.properties as object, name));
+      // A name no property has: properties are lower-case, so an upper-case letter makes it unknown.
+      const unknownName = fc.stringMatching(/^[a-z_]{1,12}$/).map((name) => `X${name}`);
       ways.push(fc.tuple(base, unknownName, anyJson).map(([value, name, extra]) => ({ ...value, [name]: extra })));
     }
     for (const [name, property] of Object.entries(schema.properties as Record<string, Schema>)) {

@@ -1300,7 +1300,7 @@ export const tools = {
         description: {
           type: 'string',
           description: 'What the figure shows: entities, relationships, order of events.',
-          pattern: '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$',
+          pattern: '^[^\\0-\\x08\\v\\f\\x0E-\\x1F\\uFFFE\\uFFFF]*$',
           minLength: 1,
         },
         kind: {
@@ -1319,7 +1319,7 @@ export const tools = {
           maxItems: 30,
           items: {
             type: 'string',
-            pattern: '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$',
+            pattern: '^[^\\0-\\x08\\v\\f\\x0E-\\x1F\\uFFFE\\uFFFF]*$',
             minLength: 1,
             maxLength: 120,
           },
@@ -1369,7 +1369,7 @@ export const tools = {
         instruction: {
           type: 'string',
           description: 'What to change; one or two changes work best.',
-          pattern: '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$',
+          pattern: '^[^\\0-\\x08\\v\\f\\x0E-\\x1F\\uFFFE\\uFFFF]*$',
           minLength: 1,
         },
       },
@@ -2136,7 +2136,7 @@ export const tools = {
       properties: {
         query: {
           type: 'string',
-          description: 'Name, CAS number, SMILES, InChIKey or PubChem CID (digits alone: a whole number from 1 to 999999999999999).',
+          description: 'Name, CAS number, SMILES, InChIKey or PubChem CID (1 to 15 digits, not 0).',
           pattern: '^(?:\\s*0*[1-9][0-9]{0,14}\\s*|[\\s\\S]*[^\\s0-9][\\s\\S]*)$',
           minLength: 1,
           maxLength: 500,

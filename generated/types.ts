@@ -733,7 +733,7 @@ export interface LookupAstroObjectData {
 
 /** Arguments of lookup_compound, as its handler receives them (defaults applied). */
 export interface LookupCompoundArgs {
-  /** Name, CAS number, SMILES, InChIKey or PubChem CID (digits alone: a whole number from 1 to 999999999999999). */
+  /** Name, CAS number, SMILES, InChIKey or PubChem CID (1 to 15 digits, not 0). */
   query: string;
 }
 

@@ -3112,9 +3112,8 @@ class Client(BaseClient):
         /api/v1/lookup_compound.
 
         Args:
-            query: Name, CAS number, SMILES, InChIKey or PubChem CID
-                (digits alone: a whole number from 1 to
-                999999999999999).
+            query: Name, CAS number, SMILES, InChIKey or PubChem CID (1
+                to 15 digits, not 0).
             idempotency_key: Sent as Idempotency-Key; every retry of the
                 call sends the same. Default: a new random UUID per
                 call.

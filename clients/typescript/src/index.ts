@@ -884,10 +884,7 @@ export type LookupAstroObjectResult = ToolResult<LookupAstroObjectData>;
 
 /** Arguments of lookup_compound. Those left out take the server's default. */
 export interface LookupCompoundArgs {
-  /**
-   * Name, CAS number, SMILES, InChIKey or PubChem CID (digits alone: a whole number from 1 to
-   * 999999999999999).
-   */
+  /** Name, CAS number, SMILES, InChIKey or PubChem CID (1 to 15 digits, not 0). */
   query: string;
 }
 

@@ -8,6 +8,8 @@ export interface ErrorDefinition {
   status: number;
   /** The response component of openapi.json, for errors of a tool call; absent for errors of other addresses. */
   response?: string;
+  /** A status the call log records but no client ever receives (kept out of the published error codes). */
+  neverAnswered?: true;
   description: string;
 }
 
@@ -56,6 +58,7 @@ export const ERRORS: readonly ErrorDefinition[] = [
   {
     code: 'cancelled',
     status: 499,
+    neverAnswered: true,
     description: 'The caller cancelled the call before it finished (an agent cancelled it or closed its stream); nothing is charged.',
   },
   { code: 'internal', status: 500, response: 'Internal', description: 'Unexpected server-side failure.' },

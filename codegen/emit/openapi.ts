@@ -50,7 +50,7 @@ function sharedComponents(manifest: Manifest): JsonSchema {
           additionalProperties: false,
           required: ['code', 'message'],
           properties: {
-            code: { type: 'string', enum: ERRORS.map((error) => error.code) },
+            code: { type: 'string', enum: ERRORS.filter((error) => !error.neverAnswered).map((error) => error.code) },
             message: { type: 'string' },
             retry_after_s: {
               type: 'integer',

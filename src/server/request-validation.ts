@@ -35,7 +35,7 @@ function fieldName(issue: ValidatorIssue): string {
  * the regular expression); any other pattern is quoted as it is.
  */
 export const PATTERN_WORDS: Readonly<Record<string, string>> = {
-  '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$': 'must not contain control characters (tab, line feed and carriage return are allowed)',
+  '^[^\\0-\\x08\\v\\f\\x0E-\\x1F\\uFFFE\\uFFFF]*$': 'must not contain control characters (tab, line feed and carriage return are allowed)',
   '^(?:\\s*0*[1-9][0-9]{0,14}\\s*|[\\s\\S]*[^\\s0-9][\\s\\S]*)$': 'digits alone are a PubChem CID: a whole number from 1 to 999999999999999',
 };
 

@@ -3,7 +3,7 @@ import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { getBalance } from '../../src/ledger/index.ts';
 import { MAX_STORED_ERROR_BYTES } from '../../src/server/idempotency.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
-import { callTool, connectMcp } from '../support/mcp-client.ts';
+import { callTool, connectMcp, errorOf } from '../support/mcp-client.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { stubHandlers } from '../support/stub-handlers.ts';
 
@@ -64,7 +64,7 @@ describeOnEachEngine('what a hostile client sends, answered as documented', (eng
       const client = await connectMcp(server.baseUrl, caller.key);
       try {
         const answer = await callTool(client, 'journal_info', { journal: 'a\ud800' });
-        expect([answer.isError, answer.structuredContent?.error]).to.deep.equal([true, { code: 'invalid_input', message: `journal: ${LONE_SURROGATE}` }]);
+        expect([answer.isError, errorOf(answer)]).to.deep.equal([true, { code: 'invalid_input', message: `journal: ${LONE_SURROGATE}` }]);
       } finally {
         await client.close();
       }
@@ -171,7 +171,7 @@ describeOnEachEngine('the account-wide rate limit and the limit on new keys, ove
     const client = await connectMcp(server.baseUrl, second.body.key);
     try {
       const overMcp = await callTool(client, 'list_capabilities', {});
-      expect([overMcp.isError, overMcp.structuredContent?.error?.code]).to.deep.equal([true, 'rate_limited']);
+      expect([overMcp.isError, errorOf(overMcp).code]).to.deep.equal([true, 'rate_limited']);
     } finally {
       await client.close();
     }

@@ -1,11 +1,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
 import { errorStatus } from '../../generated/errors.ts';
 import { getBalance, setPackEnabled } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
-import { connectAgent, SDK_CLIENTS, type AgentClient } from '../support/mcp-client.ts';
+import { connectAgent, errorOf, SDK_CLIENTS, type AgentClient } from '../support/mcp-client.ts';
 import { inspectorCall, skipOrFailWithoutInspector, TOOL_IS_ERROR_EXIT } from '../support/mcp-inspector.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { stubHandlers } from '../support/stub-handlers.ts';
@@ -82,14 +81,6 @@ async function listingEarlier(baseUrl: string, listingKey: string): Promise<{ ur
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
   };
-}
-
-/** The error JSON of a failed call's text: the REST error body. */
-function errorOf(result: CallToolResult): { code: string; message: string } {
-  expect(result.content).to.have.length(1);
-  const [text] = result.content as Array<{ type: string; text: string }>;
-  expect(text!.type).to.equal('text');
-  return (JSON.parse(text!.text) as { error: { code: string; message: string } }).error;
 }
 
 describeOnEachEngine('every agent client reads a failed call as a tool result naming the REST error code', (engine) => {

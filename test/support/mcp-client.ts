@@ -3,6 +3,7 @@
  * the current one (2.x, @modelcontextprotocol/client) and the one most agent hosts still ship
  * (1.x, @modelcontextprotocol/sdk), behind one small interface so a test can run against each.
  */
+import { expect } from 'chai';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -30,6 +31,14 @@ export interface ToolAnswer extends CallToolResult {
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
   return (await client.callTool({ name, arguments: args })) as ToolAnswer;
+}
+
+/** The error of a failed call: its only content is a text holding the REST error body. */
+export function errorOf(result: CallToolResult): { code: string; message: string } {
+  expect(result.content).to.have.length(1);
+  const [text] = result.content as Array<{ type: string; text: string }>;
+  expect(text!.type).to.equal('text');
+  return (JSON.parse(text!.text) as { error: { code: string; message: string } }).error;
 }
 
 /** A progress notification as a client hears it. */

@@ -13,6 +13,7 @@ import { HoldReconciler, createKey, createAccount, migrateToLatest, openDatabase
 import { createLogger } from './logging.ts';
 import { createApp } from './server/app.ts';
 import { shutDown } from './server/shutdown.ts';
+import { databaseFolder, showStarterKey } from './starter-key.ts';
 
 const STARTER_CREDITS = 100;
 
@@ -22,12 +23,9 @@ async function createStarterAccount(db: Knex, config: { databaseUrl: string; por
   if (Number(existing[0]?.count ?? 0) > 0) return;
   const account = await createAccount(db, { name: 'local', credits: STARTER_CREDITS });
   const key = await createKey(db, account.id, 'starter key');
-  // The key is printed once, to the terminal, never to the structured log.
-  process.stdout.write(
-    `\nFirst start on the embedded database: created account ${account.id} with ${STARTER_CREDITS} credits and this API key\n` +
-      `(shown only now; keep it):\n\n  ${key.key}\n\nTry it:\n\n` +
-      `  curl -s -X POST http://localhost:${config.port}/api/v1/list_capabilities \\\n` +
-      `    -H 'Authorization: Bearer ${key.key}' -H 'Content-Type: application/json' -d '{}'\n\n`,
+  showStarterKey(
+    { accountId: account.id, credits: STARTER_CREDITS, key: key.key, port: config.port },
+    { terminal: process.stderr, folder: databaseFolder(config.databaseUrl), logger },
   );
   logger.info({ account_id: account.id }, 'created the starter account');
 }

@@ -33,11 +33,13 @@ const layers = [
 ];
 
 export default tseslint.config(
-  // clients/typescript/dist is the compiled client (its source, clients/typescript/src, is linted)
+  // dist/ is the production bundle; clients/typescript/dist is the compiled client (its source, clients/typescript/src, is linted)
   {
     ignores: [
       'node_modules/**',
       'scripts/mcp-conformance/**',
+      'scripts/node-lines/**',
+      'dist/**',
       'data/**',
       '**/*.cjs',
       'clients/typescript/dist/**',

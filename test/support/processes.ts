@@ -1,83 +1,37 @@
 /**
  * Server processes started as an operator starts them (the real entry, its environment, SIGTERM to
- * stop), each on its own loopback port. The entry is bundled once per test process with esbuild
- * (with the packages it can carry; each module keeps its own import.meta.url, so files beside the
- * sources are found as under tsx) and run with plain node: a start then costs about a third of the
- * CPU of loading every module through tsx, and the suites start some sixty servers.
+ * stop), each on its own loopback port. The entry is bundled once per test process as `npm run build`
+ * bundles the server (scripts/build.js) and run with plain node: a start then costs about a third of
+ * the CPU of loading every module through tsx, and the suites start some sixty servers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { bundle, RENDER_WORKER } from '../../scripts/build.js';
 import { SERVER_NODE_FLAGS } from '../../src/node-flags.ts';
 import { removeAtExit } from './remove-at-exit.ts';
 
 const BUNDLES = fileURLToPath(new URL('../../node_modules/.cache/test-server-processes/', import.meta.url));
 const bundles = new Map<string, Promise<string>>();
-/** Native addons, knex (it requires its database driver by name), and packages that read files or start workers relative to __dirname. */
-const UNBUNDLED_PACKAGES = ['better-sqlite3', '@resvg/resvg-js', 'knex', 'mysql2', 'ioredis', 'pino', 'thread-stream', 'sync-fetch'];
+let renderWorkerBundle: Promise<string> | undefined;
+let bundlesMade = 0;
 
-/** The render threads' entry, bundled too and started from its bundle: through tsx a thread costs about twice the CPU to start. */
-const RENDER_WORKER = fileURLToPath(new URL('../../src/figures/render-worker.ts', import.meta.url));
-const WORKER_RENDERER = fileURLToPath(new URL('../../src/figures/worker-renderer.ts', import.meta.url));
-const RENDER_WORKER_REFERENCE = "new URL('./render-worker.ts', import.meta.url)";
-
-/**
- * Gives every module but the entry its source file's URL as import.meta.url (the entry keeps the
- * bundle's, as `node entry` would), points the worker renderer at the bundled render worker, and
- * bundles the JSON files of packages (an external JSON import would lose its `with { type: 'json' }`).
- */
-function sourceModuleUrls(entry: string, renderWorkerBundle: string | undefined): Plugin {
-  return {
-    name: 'source-module-urls',
-    setup(builder) {
-      builder.onResolve({ filter: /^[^./].*\.json$/ }, ({ path: specifier, importer }) => ({ path: createRequire(importer).resolve(specifier) }));
-      builder.onLoad({ filter: /\.ts$/ }, async ({ path: file }) => {
-        const source = await readFile(file, 'utf8');
-        if (file === WORKER_RENDERER && renderWorkerBundle) {
-          if (!source.includes(RENDER_WORKER_REFERENCE)) throw new Error(`${file} no longer says ${RENDER_WORKER_REFERENCE}: update test/support/processes.ts`);
-          return { contents: source.replace(RENDER_WORKER_REFERENCE, `new URL(${JSON.stringify(pathToFileURL(renderWorkerBundle).href)})`), loader: 'ts' };
-        }
-        const contents = file === entry ? source : source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(file).href));
-        return { contents, loader: 'ts' };
-      });
-    },
-  };
+/** A bundle of this test process under node_modules/.cache (so that its packages resolve from the project), removed when it exits. */
+async function bundleOnce(entry: string, renderWorkerFile?: string): Promise<string> {
+  const outfile = path.join(BUNDLES, `${path.basename(entry, '.ts')}-${process.pid}-${bundlesMade++}.mjs`);
+  removeAtExit(outfile);
+  await bundle({ entry, outfile, renderWorkerFile });
+  return outfile;
 }
 
-/** The entry bundled into one ES module under node_modules/.cache (so that its packages resolve from the project), once per test process. */
+/** The entry bundled, with the render threads' entry bundled beside it, once per test process. */
 function bundled(entry: string): Promise<string> {
   const source = path.resolve(entry);
   let done = bundles.get(source);
   if (!done) {
-    mkdirSync(BUNDLES, { recursive: true });
-    const outfile = path.join(BUNDLES, `${path.basename(source, '.ts')}-${process.pid}-${bundles.size}.mjs`);
-    done = (source === RENDER_WORKER ? Promise.resolve(undefined) : bundled(RENDER_WORKER))
-      .then((renderWorkerBundle) =>
-        build({
-          entryPoints: [source],
-          outfile,
-          bundle: true,
-          platform: 'node',
-          format: 'esm',
-          target: 'node20',
-          // Packages are bundled too (loading one file is what saves the time), except those that find
-          // files beside their own modules at run time, or load native code or drivers by name.
-          external: UNBUNDLED_PACKAGES,
-          // Bundled CommonJS packages call require() for Node's own modules.
-          banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);" },
-          logLevel: 'error',
-          plugins: [sourceModuleUrls(source, renderWorkerBundle)],
-        }),
-      )
-      .then(() => {
-        removeAtExit(outfile);
-        return outfile;
-      });
+    renderWorkerBundle ??= bundleOnce(RENDER_WORKER);
+    done = renderWorkerBundle.then((renderWorkerFile) => bundleOnce(source, renderWorkerFile));
     bundles.set(source, done);
   }
   return done;
@@ -121,7 +75,7 @@ export async function startServerProcess(
           resolve(entryLine.port!);
         }
       } catch {
-        // not a log line (for example the first-start banner)
+        // not a log line
       }
     });
     child.once('exit', (code) => reject(new Error(`server process exited with ${code}: ${stderr}`)));

@@ -155,14 +155,24 @@ export function staleReason() {
   return changed ? `${changed} changed since the last build` : undefined;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+/** `node scripts/build.js [--if-stale] [--quiet]`. */
+async function main() {
   const ifStale = process.argv.includes('--if-stale');
   const reason = staleReason();
-  if (!ifStale || reason) {
-    const started = Date.now();
-    await buildDist();
-    // On stderr, and not at all with --quiet: `npm run --silent admin` prints only the command's JSON.
-    if (!process.argv.includes('--quiet'))
-      process.stderr.write(`built dist/${ifStale ? ` (${reason})` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  }
+  if (ifStale && !reason) return;
+  const started = Date.now();
+  await buildDist();
+  // On stderr, and not at all with --quiet: `npm run --silent admin` prints only the command's JSON.
+  if (!process.argv.includes('--quiet'))
+    process.stderr.write(`built dist/${ifStale ? ` (${reason})` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+// No top-level await: the test harness imports this module, and mocha loads test files with
+// require() where it can, which fails on a module graph with top-level await (and then loads them a
+// second way, giving the test hooks other copies of the modules they share state through).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });
 }

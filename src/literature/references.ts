@@ -220,7 +220,7 @@ function finish(reference: ParsedReference): ParsedReference {
 }
 
 /** A page or page range: "45-67", "E4832–E4841", "e30", "P10008", "928-943.e22", "2310-5". */
-const PAGES = String.raw`[A-Za-z]{0,4}\d+(?:\.e\d+)?(?:\s*[-–—]+\s*[A-Za-z]{0,4}\d+(?:\.e\d+)?)?`;
+const PAGES = String.raw`[A-Za-z]{0,4}\d+(?:\.e\d+)?(?:\s*[-\u2013\u2014]+\s*[A-Za-z]{0,4}\d+(?:\.e\d+)?)?`;
 const YEAR = String.raw`(?:1[6-9]|20)\d{2}`;
 
 interface Numbers {
@@ -258,7 +258,7 @@ function readNumbers(tail: string): Numbers {
   if (volumeOnly) return { volume: volumeOnly[1], issue: volumeOnly[2], rest: tail.slice(0, volumeOnly.index) };
   if (pages) return { pages: pages[1], rest: tail.slice(0, pages.index) };
   // Chicago proceedings: "In Venue, 131–138." — a bare page range closing the reference.
-  const closingRange = new RegExp(String.raw`,\s*(\d+\s*[-–—]+\s*\d+(?:\.e\d+)?)\s*\.?\s*$`).exec(tail);
+  const closingRange = new RegExp(String.raw`,\s*(\d+\s*[-\u2013\u2014]+\s*\d+(?:\.e\d+)?)\s*\.?\s*$`).exec(tail);
   if (closingRange) return { pages: closingRange[1], rest: tail.slice(0, closingRange.index) };
   const volumeAlone = new RegExp(String.raw`,\s*(\d{1,4})\s*\.?\s*$`).exec(tail);
   if (volumeAlone && !new RegExp(`^${YEAR}$`).test(volumeAlone[1]!)) return { volume: volumeAlone[1], rest: tail.slice(0, volumeAlone.index) };
@@ -270,7 +270,7 @@ function yearIn(text: string): number | undefined {
   const cleaned = text
     .replace(new RegExp(String.raw`\b(?:pp?\.|Art(?:icle)?\.?\s*no\.|vol\.|no\.)\s*(?:${PAGES}|[\w.-]+)`, 'gi'), ' ')
     .replace(new RegExp(String.raw`(?<![\d.])\d+\s*(?:\([^)]*\))?\s*[,:]\s*${PAGES}`, 'g'), ' ');
-  const years = [...cleaned.matchAll(new RegExp(String.raw`(?<![\d.\-–/])(${YEAR})[a-z]?(?![\d\-–/])`, 'g'))].map((match) => Number(match[1]));
+  const years = [...cleaned.matchAll(new RegExp(String.raw`(?<![\d.\-\u2013/])(${YEAR})[a-z]?(?![\d\-\u2013/])`, 'g'))].map((match) => Number(match[1]));
   return years.at(-1);
 }
 
@@ -403,7 +403,7 @@ export function parseReference(input: string): ParsedReference {
     }
   }
   // ACS: "Smith, J. A.; Doe, B. Title. J. Am. Chem. Soc. 2016, 7, 45-67." — "Family, I." authors, then title, then venue, year, volume, pages.
-  const acs = new RegExp(String.raw`^((?:[\p{L}'’ -]+,\s*(?:\p{Lu}\.\s?-?)+(?:[;,]\s*|\s+(?=\p{Lu})))+)(.+)$`, 'u').exec(text);
+  const acs = new RegExp(String.raw`^((?:[\p{L}'\u2019 -]+,\s*(?:\p{Lu}\.\s?-?)+(?:[;,]\s*|\s+(?=\p{Lu})))+)(.+)$`, 'u').exec(text);
   const acsVenue = acs ? new RegExp(String.raw`^(.+?)\s+(${YEAR}),\s*(\d+)(?:\s*\(([^)]+)\))?(?:,\s*(${PAGES}))?$`).exec(titleAndVenue(acs[2]!)[1]) : null;
   if (acs && acsVenue) {
     return finish({

@@ -5,11 +5,12 @@
  * on MySQL (a new database, dropped after the run), as ratios to the bare app; the latency of a
  * charged call at a steady half of its peak rate beside bare Express at the same rate (alternating
  * rounds, with a second bare Express process as a control: how far two identical servers' p99
- * differ in the same rounds); then the cost of each step of the hot path on its own.
+ * differ in the same rounds); each server's peak resident memory over the run; then the cost of
+ * each step of the hot path on its own.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,8 @@ const run = promisify(execFile);
 const STEADY_LOAD = fileURLToPath(new URL('./steady-load.ts', import.meta.url));
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+/** The most resident memory a server process may have held at any moment of the run (docs/operations.md). */
+const PEAK_RSS_TARGET_MB = 350;
 const CONNECTIONS = 10;
 const UNLIMITED = '1000000000';
 
@@ -222,6 +225,27 @@ async function benchKey(db: Knex): Promise<{ accountId: string; keyId: string; k
   return { accountId: account.id, keyId: key.id, key: key.key };
 }
 
+/**
+ * The most memory `pid` has held resident at once since it started (VmHWM, kept by the kernel: no
+ * sampling can miss a peak), in MB; undefined where there is no /proc.
+ */
+function peakResidentMb(pid: number): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The full (mark-compact) garbage collections a server process has made so far and their time, from its /metrics. */
+async function fullCollections(baseUrl: string): Promise<{ count: number; ms: number }> {
+  const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
+  const value = (series: string): number =>
+    Number(new RegExp(`^research_tools_nodejs_gc_duration_seconds_${series}\\{kind="major"\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0);
+  return { count: value('count'), ms: value('sum') * 1000 };
+}
+
 /** Mean microseconds of one run of `step`, over `count` sequential runs. */
 async function timeStep(count: number, step: (index: number) => Promise<unknown>): Promise<number> {
   for (let index = 0; index < 20; index += 1) await step(-index - 1);
@@ -374,8 +398,10 @@ export async function runServerOverheadBench(): Promise<void> {
     // alternating rounds; the control (a second bare Express) shows how far the p99 of two identical
     // servers differ in the same rounds on this machine: the noise under the added p99.
     const halfPeak = new Map<string, { rate: number; charged: Load; bare: Load; control: Load }>();
+    const steadyCollections = new Map<string, { count: number; ms: number }>();
     for (const { name, server, keys } of servers) {
       const rate = byEngine.get(name)!.charged.requestsPerSecond / 2;
+      const collectionsBefore = await fullCollections(server.baseUrl);
       const [charged, bare, control] = (await steadyLoads(
         [
           { name: `${name}, charged, 1 key, at ${rate.toFixed(0)} req/s`, baseUrl: server.baseUrl, key: keys[0] },
@@ -387,7 +413,11 @@ export async function runServerOverheadBench(): Promise<void> {
       )) as [Load, Load, Load];
       results.push(charged, bare, control);
       halfPeak.set(name, { rate, charged, bare, control });
+      const collectionsAfter = await fullCollections(server.baseUrl);
+      steadyCollections.set(name, { count: collectionsAfter.count - collectionsBefore.count, ms: collectionsAfter.ms - collectionsBefore.ms });
     }
+    // Read once every load is over: each process's peak over the whole run.
+    const peakRss = new Map(servers.map(({ name, server }) => [name, peakResidentMb(server.pid)]));
     const ratio = (load: Load): number => load.requestsPerSecond / load.bareBefore!;
     console.log('  target                                    req/s    p50 ms  p99 ms  bare express just before  ratio to it  non-2xx');
     console.log('  (bare express answers the same JSON: the capability list for the free call, a search answer for the others)');
@@ -401,6 +431,16 @@ export async function runServerOverheadBench(): Promise<void> {
       if (result.roundsP99) console.log(`    (p99 of each round: ${result.roundsP99.join(', ')} ms)`);
     }
     if (!mysql) console.log('  (MySQL skipped: no server answered at BENCH_MYSQL_URL / DATABASE_URL / mysql://root@127.0.0.1:3306/test)');
+    const shownMb = (megabytes: number | undefined): string => (megabytes === undefined ? 'unknown (no /proc)' : `${megabytes} MB`);
+    console.log('\nPeak resident memory of each process over the run (VmHWM; the servers with the Node flags of npm start),');
+    console.log("and the servers' full garbage collections while their steady rounds ran (what the flags trade memory for):");
+    for (const [name, megabytes] of peakRss) {
+      const collections = steadyCollections.get(name)!;
+      console.log(
+        `  ${`${name} server`.padEnd(40)} ${shownMb(megabytes).padStart(9)}  ${collections.count} full collections, ${collections.ms.toFixed(0)} ms in all`,
+      );
+    }
+    console.log(`  ${'bare express (no flags)'.padEnd(40)} ${shownMb(peakResidentMb(bareExpress.pid)).padStart(9)}`);
     console.log('\nIssue targets (from this run):');
     const targetsOf: Record<string, number> = { sqlite: 0.5, mysql: 0.25 };
     for (const [name, loads] of byEngine) {
@@ -417,6 +457,12 @@ export async function runServerOverheadBench(): Promise<void> {
         `  ${name.padEnd(7)} ${'  (control: 2nd bare express p99 - bare express p99'.padEnd(52)} ${`${(halfLoad.control.p99 - halfLoad.bare.p99).toFixed(1)} ms`.padStart(9)}  in the same rounds)`,
       );
       line('cache hit p50 - free call p50 <= 2 ms (all answered)', `${gap.toFixed(2)} ms`, gap <= 2 && loads.cached.non2xx === 0);
+      const peak = peakRss.get(name);
+      line(
+        `peak resident memory of the server <= ${PEAK_RSS_TARGET_MB} MB`,
+        peak === undefined ? 'unknown' : `${peak} MB`,
+        peak !== undefined && peak <= PEAK_RSS_TARGET_MB,
+      );
     }
     console.log('\nHot-path steps on their own (mean of 300 runs, one after another or side by side):');
     for (const target of targets) for (const line of await hotPathSteps(target.name, target.url, target.env.REDIS_URL)) console.log(line);

@@ -4,13 +4,13 @@
  * two agree. V8 reads them when it creates the heap, so neither the process itself nor NODE_OPTIONS
  * can set them.
  *
- * --initial-old-space-size=512: under load a server process moves a few MB/s of objects that outlive
- * two young-generation collections into the old generation, where they soon die. From
- * V8's default starting size that space filled every few seconds, and each full mark-compact of the
- * server's heap (some 40–60 MB of modules, schemas and code) cost tens of milliseconds of p99
- * latency on two cores; after an idle pause V8 shrinks the limit again. With 512 MB a full
- * collection comes every two to three minutes at 1,600 calls per second (with 256 MB, about once a
- * minute, and the benchmark's steady rounds took one). It is a starting limit, not a reservation:
- * pages are taken as the heap grows (docs/operations.md).
+ * --max-semi-space-size=16: each half of the young generation at most 16 MB, as Node 22 has it.
+ * Node 24 lets the halves grow to 64 MB, which under load keeps far more memory resident for fewer
+ * objects promoted into the old generation. The old generation is left to V8's own limit (a few
+ * times what survives a full collection), so a process under the benchmark's loads stays within
+ * 350 MB, with a full collection every several seconds of sustained load. A larger young generation
+ * or a floor under the old generation's limit (`--initial-old-space-size`) makes full collections
+ * rarer, and the tail latency shorter, for more memory: docs/operations.md has the figures and the
+ * trade, docs/benchmarks.md the runs.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--initial-old-space-size=512'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];

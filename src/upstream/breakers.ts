@@ -65,11 +65,15 @@ export class Breakers {
     private readonly logger?: Logger,
   ) {}
 
-  /** Runs one request of `source` (with its retries) through the source's breaker; an open breaker fails it with `circuit_open` at once. */
-  async run<T>(source: SourceId, request: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one request of `source` (with its retries) through the source's breaker; an open breaker fails it with `circuit_open` at once.
+   * `request` learns whether it is the probe of a breaker whose pause is over: cockatiel only leaves the open state inside
+   * `execute`, so asking for the state before it would still say open.
+   */
+  async run<T>(source: SourceId, request: (probe: boolean) => Promise<T>): Promise<T> {
     const breaker = this.breaker(source);
     try {
-      return await breaker.policy.execute(request);
+      return await breaker.policy.execute(() => request(breaker.policy.state === CircuitState.HalfOpen));
     } catch (error) {
       if (error instanceof BrokenCircuitError) {
         const probeAt = new Date(breaker.openedAt + this.settings.pauseMs).toISOString();

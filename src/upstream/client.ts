@@ -277,8 +277,7 @@ export class UpstreamClient {
     const admission = this.admission;
     if (admission) await admission.catch((reason: unknown) => Promise.reject(new NotAdmitted(admission, reason)));
     // A probe of a source whose breaker was open is one attempt: it asks whether the source is back, nothing more.
-    const probe = this.breakers.stateOf(source.id) === 'half-open';
-    const fresh = await this.breakers.run(source.id, () => this.withRetries(source, call, this.signal, probe ? 1 : undefined));
+    const fresh = await this.breakers.run(source.id, (probe) => this.withRetries(source, call, this.signal, probe ? 1 : undefined));
     call.decode(fresh, source); // a body that does not decode is an error, and is never cached
     await this.cache.set(cacheKey, fresh, source.cacheTtlS);
     return { ...fresh, fromCache: false };

@@ -188,6 +188,21 @@ describe('upstream budgets and circuit breakers', () => {
       expect(fake.hits.length).to.equal(sentBeforeOpen + 1);
       expect(upstream.breakers.stateOf('fred')).to.equal('open');
     });
+    it('a probe is a single attempt, even where a retry would fit in the time the request may take', async () => {
+      fake.on('/openalex/works', { fault: 'no_answer' });
+      const upstream = client({ OPENALEX: { url: `${fake.url}/openalex`, key: 'test-key-123', timeoutMs: 300 } }, new MemoryUpstreamState(), {
+        failures: 2,
+        pauseMs: 150,
+      });
+      const ask = (n: number) => upstream.getJson('openalex', { path: '/works', searchParams: { n } });
+      for (let n = 0; n < 2; n += 1) expect((await failure(ask(n))).kind).to.equal('timeout');
+      // Before the breaker opened, each request was tried again after its first timeout (300 of its 600 ms used, 5 ms back-off).
+      expect(fake.hits.length).to.equal(4);
+      await untilProbe(await failure(ask(2)));
+      expect((await failure(ask(3))).kind).to.equal('timeout');
+      expect(fake.hits.length).to.equal(5);
+      expect(upstream.breakers.stateOf('openalex')).to.equal('open');
+    });
     it('closes again when the probe succeeds', async () => {
       fake.on('/fred/series/search', { status: 500, body: 'x', contentType: 'text/plain' });
       const upstream = client({ FRED: { url: `${fake.url}/fred`, key: 'test-key-123', timeoutMs: 300 } }, new MemoryUpstreamState(), {

@@ -35,9 +35,11 @@ const percentile = (values: number[], share: number) => [...values].sort((a, b) 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-function settledRss(): number {
+/** Resident memory and live heap after full collections. */
+function settled(): { rss: number; heap: number } {
   for (let round = 0; round < 3; round += 1) gc();
-  return process.memoryUsage().rss;
+  const usage = process.memoryUsage();
+  return { rss: usage.rss, heap: usage.heapUsed + usage.external };
 }
 
 export async function runCataloguesBench(args: string[] = []): Promise<void> {
@@ -58,11 +60,11 @@ export async function runCataloguesBench(args: string[] = []): Promise<void> {
   const upstream = new UpstreamClient({ sources: { BLS: { url: `${fake.url}/bls` } }, cache: new MemoryCache({ maxEntryBytes: 1 }) });
   const search = (query: string) => searchSeries(upstream, { query, topic: query, words: [], limit: 10 });
 
-  const before = settledRss();
+  const before = settled();
   const started = process.hrtime.bigint();
   const first = await search(QUERIES[0]!);
   const loadMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const after = settledRss();
+  const after = settled();
 
   const timings: number[] = [];
   for (let round = 0; round < SEARCHES; round += 1) {
@@ -73,9 +75,9 @@ export async function runCataloguesBench(args: string[] = []): Promise<void> {
   }
   console.log(`catalogues: BLS series lists (ce, cu, ln) ${folder ? 'whole files' : 'recorded excerpts'}, ${mib(wire)} on the wire`);
   console.log(`  first search (reads and indexes them): ${loadMs.toFixed(0)} ms; first answer ${first.candidates[0]?.seriesId}`);
-  console.log(
-    `  resident memory: ${mib(before)} before, ${mib(after)} after: grew ${mib(after - before)} (${((after - before) / wire).toFixed(2)} x the wire size)`,
-  );
+  const grew = (key: 'rss' | 'heap') => `grew ${mib(after[key] - before[key])} (${((after[key] - before[key]) / wire).toFixed(2)} x the wire size)`;
+  console.log(`  resident memory: ${mib(before.rss)} before, ${mib(after.rss)} after: ${grew('rss')}`);
+  console.log(`  live heap and buffers: ${grew('heap')}`);
   console.log(`  ${SEARCHES} searches on the loaded catalogue: p50 ${percentile(timings, 0.5).toFixed(2)} ms, p95 ${percentile(timings, 0.95).toFixed(2)} ms`);
   await upstream.close();
   await fake.close();

@@ -110,11 +110,12 @@ export async function readCatalogue(upstream: UpstreamClient, boosts: ReadonlyMa
   );
   const series = new Map<string, CatalogueSeries>();
   const index = new CatalogueIndex(boosts);
+  index.nameGroups(CATALOGUE_SURVEYS);
   for (const { survey, answer } of answers) {
-    const entries: CatalogueEntry[] = [];
+    const entries: Array<CatalogueEntry & { group: string }> = [];
     for (const found of readSeriesList(answer.body, survey)) {
       series.set(found.id, found);
-      entries.push({ id: found.id, title: found.title, text: CATALOGUE_SURVEYS[survey] });
+      entries.push({ id: found.id, title: found.title, group: survey });
       // A long list is read in turns, so that other calls run in between.
       if (entries.length % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
     }

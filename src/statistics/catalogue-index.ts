@@ -6,7 +6,7 @@
  * ranks the candidates of all sources together, so one ranking decides across them.
  * Only what the search needs is held: the entry's id and its words in the index, nothing else.
  */
-import MiniSearch, { type SearchResult } from 'minisearch';
+import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
 import { singular, STOP_WORDS } from './matching.ts';
 
 export interface CatalogueEntry {
@@ -51,24 +51,43 @@ export function expandQuery(query: string): string {
 
 const SEARCH_OPTIONS = {
   boost: { title: 3, text: 1 },
-  prefix: (term: string) => term.length >= 4,
-  fuzzy: (term: string) => (term.length >= 6 ? 0.2 : false),
   combineWith: 'OR' as const,
 };
+
+/** Prefix and near-spelling matches only for a word the catalogue does not hold as it is ("unemploy", "unemploymnet"): a word it holds matches itself. */
+function looseMatches(known: (term: string) => boolean) {
+  return {
+    prefix: (term: string) => term.length >= 4 && !known(term),
+    fuzzy: (term: string) => (term.length >= 5 && !known(term) ? 0.2 : false),
+  };
+}
 
 export interface Match {
   id: string;
   score: number;
 }
 
+/** A word found in more than this share of a large catalogue's entries narrows nothing: the first pass leaves it out. */
+export const COMMON_WORD_SHARE = 0.1;
+/** Entries of the first pass ranked again on every word of the query. */
+export const SHORTLIST = 1000;
+/** Below this many entries one pass over every word is cheap enough. */
+const TWO_PASSES_FROM = 5000;
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+const termsOf = (text: string) => new Set(tokenize(text).flatMap((token) => processTerm(token) ?? []));
+
 export class CatalogueIndex {
   private readonly search = new MiniSearch<CatalogueEntry>({
     fields: ['title', 'text'],
-    storeFields: [],
+    storeFields: ['title', 'text'],
     processTerm,
-    searchOptions: SEARCH_OPTIONS,
   });
   private count = 0;
+  /** How many entries hold each word. */
+  private readonly entriesWith = new Map<string, number>();
+  private readonly groupOf = new Map<string, string>();
+  private groups: CatalogueIndex | undefined;
 
   /** `boosts`: ids of much-used series and how much more they weigh (1 = as any other). */
   constructor(private readonly boosts: ReadonlyMap<string, number> = new Map()) {}
@@ -77,20 +96,23 @@ export class CatalogueIndex {
     return this.count;
   }
 
+  /**
+   * Names of the groups entries belong to (a survey, a dataset): an entry of a group whose name
+   * matches the query weighs up to 1.5 times more, without every entry repeating the name.
+   */
+  nameGroups(names: Record<string, string>): void {
+    this.groups = indexOf(Object.entries(names).map(([id, title]) => ({ id, title })));
+  }
+
   /** Adds entries in chunks, letting other calls run between them (an entry whose id is already there is skipped). */
-  async addAll(entries: Iterable<CatalogueEntry>): Promise<void> {
-    let chunk: CatalogueEntry[] = [];
+  async addAll(entries: Iterable<CatalogueEntry & { group?: string }>): Promise<void> {
+    let chunk: Array<CatalogueEntry & { group?: string }> = [];
     const flush = async () => {
-      const fresh = chunk.filter((entry) => !this.search.has(entry.id));
-      this.search.addAll(fresh);
-      this.count += fresh.length;
+      this.addNow(chunk);
       chunk = [];
       await new Promise((resolve) => setImmediate(resolve));
     };
-    const seen = new Set<string>();
     for (const entry of entries) {
-      if (seen.has(entry.id)) continue;
-      seen.add(entry.id);
       chunk.push(entry);
       if (chunk.length >= 2000) await flush();
     }
@@ -98,20 +120,54 @@ export class CatalogueIndex {
   }
 
   /** Adds a short list at once (the candidates of one call). */
-  addNow(entries: CatalogueEntry[]): void {
-    const seen = new Set<string>();
-    const fresh = entries.filter((entry) => !this.search.has(entry.id) && !seen.has(entry.id) && Boolean(seen.add(entry.id)));
+  addNow(entries: Array<CatalogueEntry & { group?: string }>): void {
+    const fresh: CatalogueEntry[] = [];
+    for (const { group, ...entry } of entries) {
+      if (this.search.has(entry.id) || this.groupOf.has(entry.id)) continue;
+      fresh.push(entry);
+      if (group) this.groupOf.set(entry.id, group);
+      for (const term of termsOf(`${entry.title} ${entry.text ?? ''}`)) this.entriesWith.set(term, (this.entriesWith.get(term) ?? 0) + 1);
+    }
     this.search.addAll(fresh);
     this.count += fresh.length;
   }
 
-  /** The entries matching the query, best first, at most `limit`. */
+  /**
+   * The entries matching the query, best first, at most `limit`. In a large catalogue the words
+   * most entries hold ("all", "adjusted") would make every entry a match to score: the first pass
+   * asks only the rarer words, and its best SHORTLIST entries are ranked again on every word.
+   */
   find(query: string, limit: number): Match[] {
-    const results: SearchResult[] = this.search.search(expandQuery(query), {
-      ...SEARCH_OPTIONS,
-      boostDocument: (id) => this.boosts.get(String(id)) ?? 1,
-    });
+    const expanded = expandQuery(query);
+    const terms = [...termsOf(expanded)];
+    if (terms.length === 0) return [];
+    const weight = this.weigher(query);
+    const options = { ...SEARCH_OPTIONS, ...looseMatches((term) => this.entriesWith.has(term)), boostDocument: weight };
+    const common = (term: string) => (this.entriesWith.get(term) ?? 0) > this.count * COMMON_WORD_SHARE;
+    const rare = terms.filter((term) => !common(term));
+    if (this.count < TWO_PASSES_FROM || rare.length === terms.length) return this.ranked(this.search, expanded, options, limit);
+    const first = rare.length > 0 ? rare : [terms.reduce((a, b) => ((this.entriesWith.get(a) ?? 0) <= (this.entriesWith.get(b) ?? 0) ? a : b))];
+    const shortlist = this.search.search(first.join(' '), options).slice(0, SHORTLIST);
+    const again = new MiniSearch<CatalogueEntry>({ fields: ['title', 'text'], storeFields: [], processTerm });
+    again.addAll(shortlist.map((result) => ({ id: String(result.id), title: String(result.title ?? ''), text: result.text as string | undefined })));
+    return this.ranked(again, expanded, options, limit);
+  }
+
+  private ranked(index: MiniSearch<CatalogueEntry>, query: string, options: SearchOptions, limit: number): Match[] {
+    const results: SearchResult[] = index.search(query, options);
     return results.slice(0, limit).map((result) => ({ id: String(result.id), score: result.score }));
+  }
+
+  /** The weight of an entry for this query: its boost, times its group's when the group's name matches. */
+  private weigher(query: string): (id: unknown) => number {
+    const groupMatches = this.groups?.find(query, Number.MAX_SAFE_INTEGER) ?? [];
+    const best = groupMatches[0]?.score ?? 0;
+    const groupWeight = new Map(groupMatches.map((match) => [match.id, 1 + 0.5 * (match.score / best)]));
+    return (id) => {
+      const key = String(id);
+      const group = this.groupOf.get(key);
+      return (this.boosts.get(key) ?? 1) * (group ? (groupWeight.get(group) ?? 1) : 1);
+    };
   }
 }
 

@@ -8,15 +8,20 @@
  * By default the repository's recorded excerpts are served (small); `--catalogues <folder>` serves
  * the whole files `ce.series`, `cu.series` and `ln.series` from that folder instead (as downloaded
  * from BLS or from the public repositories named in test/recordings/bls/README.md).
- * Full collections are run before each memory figure (the bench turns on V8's gc function itself).
+ * The measuring runs in a process of its own started with the server's Node flags
+ * (src/node-flags.ts: V8 sizes its young generation from them, which decides much of what stays
+ * resident), and full collections are run before each memory figure.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { searchSeries } from '../src/connectors/bls.ts';
 import { MemoryCache } from '../src/upstream/cache.ts';
 import { UpstreamClient } from '../src/upstream/client.ts';
+import { SERVER_NODE_FLAGS } from '../src/node-flags.ts';
 import { startFakeUpstream } from '../test/support/fake-upstream.ts';
 
 const SEARCHES = Number(process.env.BENCH_CATALOGUE_SEARCHES ?? 200);
@@ -42,7 +47,17 @@ function settled(): { rss: number; heap: number } {
   return { rss: usage.rss, heap: usage.heapUsed + usage.external };
 }
 
+/** Runs the measuring in a child process with the server's Node flags. */
 export async function runCataloguesBench(args: string[] = []): Promise<void> {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_CATALOGUES_CHILD: '1' },
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`the catalogues bench process ended with ${code}`);
+}
+
+async function measure(args: string[]): Promise<void> {
   const folderAt = args.indexOf('--catalogues');
   const folder = folderAt >= 0 ? args[folderAt + 1] : undefined;
   const bodies = Object.fromEntries(
@@ -82,3 +97,5 @@ export async function runCataloguesBench(args: string[] = []): Promise<void> {
   await upstream.close();
   await fake.close();
 }
+
+if (process.env.BENCH_CATALOGUES_CHILD === '1') await measure(process.argv.slice(2));

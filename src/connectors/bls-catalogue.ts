@@ -38,8 +38,32 @@ export interface CatalogueSeries {
 
 export interface BlsCatalogue {
   index: CatalogueIndex;
-  series: Map<string, CatalogueSeries>;
+  /** The series of an id, as read from its line. */
+  seriesOf: (id: string) => CatalogueSeries | undefined;
   retrievedAt: string;
+}
+
+/**
+ * A series held as one string (title, survey, seasonal code, frequency, first and last period,
+ * tab-separated): a catalogue of tens of thousands of series keeps one string each, not an object
+ * with its own strings and arrays.
+ */
+export function pack(series: CatalogueSeries): string {
+  return [series.title, series.survey, series.seasonal ?? '', series.frequency ?? '', series.begin?.join(' ') ?? '', series.end?.join(' ') ?? ''].join('\t');
+}
+
+export function unpack(id: string, packed: string): CatalogueSeries {
+  const [title, survey, seasonal, frequency, begin, end] = packed.split('\t') as [string, string, string, string, string, string];
+  const span = (text: string) => (text ? (text.split(' ') as [string, string]) : undefined);
+  return {
+    id,
+    title,
+    survey,
+    seasonal: seasonal || undefined,
+    frequency: (frequency || undefined) as Frequency | undefined,
+    begin: span(begin),
+    end: span(end),
+  };
 }
 
 const FREQUENCY_OF_PERIOD: Record<string, Frequency> = { M: 'monthly', Q: 'quarterly', S: 'semiannual', A: 'annual' };
@@ -108,21 +132,28 @@ export async function readCatalogue(upstream: UpstreamClient, boosts: ReadonlyMa
       }),
     })),
   );
-  const series = new Map<string, CatalogueSeries>();
-  const index = new CatalogueIndex(boosts);
+  const packed = new Map<string, string>();
+  const seriesOf = (id: string) => {
+    const line = packed.get(id);
+    return line === undefined ? undefined : unpack(id, line);
+  };
+  const index = new CatalogueIndex(boosts, (id) => {
+    const series = seriesOf(id);
+    return series && { id, title: series.title, group: series.survey };
+  });
   index.nameGroups(CATALOGUE_SURVEYS);
   for (const { survey, answer } of answers) {
     const entries: Array<CatalogueEntry & { group: string }> = [];
     for (const found of readSeriesList(answer.body, survey)) {
-      series.set(found.id, found);
+      packed.set(found.id, pack(found));
       entries.push({ id: found.id, title: found.title, group: survey });
       // A long list is read in turns, so that other calls run in between.
       if (entries.length % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     await index.addAll(entries);
   }
-  if (series.size === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the series lists named no series`);
-  return { index, series, retrievedAt: answers[0]!.answer.retrievedAt };
+  if (packed.size === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the series lists named no series`);
+  return { index, seriesOf, retrievedAt: answers[0]!.answer.retrievedAt };
 }
 
 /** The catalogue, read once and kept (see ../statistics/catalogues.ts). */

@@ -198,7 +198,7 @@ export async function searchSeries(upstream: UpstreamClient, search: SeriesSearc
   if (search.country && search.country.iso2 !== 'US') return notApplicable();
   const catalogue = await blsCatalogue(upstream, boosts);
   const matches = catalogue.index.find(search.topic, search.limit);
-  return { candidates: matches.map((match) => factsOfCatalogue(catalogue.series.get(match.id)!)), retrievedAt: catalogue.retrievedAt };
+  return { candidates: matches.map((match) => factsOfCatalogue(catalogue.seriesOf(match.id)!)), retrievedAt: catalogue.retrievedAt };
 }
 
 /** Year windows the API accepts in one request, covering [start, end]. */

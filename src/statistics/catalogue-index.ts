@@ -70,27 +70,34 @@ export interface Match {
 /** A word found in more than this share of a large catalogue's entries narrows nothing: the first pass leaves it out. */
 export const COMMON_WORD_SHARE = 0.1;
 /** Entries of the first pass ranked again on every word of the query. */
-export const SHORTLIST = 1000;
+export const SHORTLIST = 300;
 /** Below this many entries one pass over every word is cheap enough. */
 const TWO_PASSES_FROM = 5000;
 
 const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
 const termsOf = (text: string) => new Set(tokenize(text).flatMap((token) => processTerm(token) ?? []));
 
+/** An entry as its catalogue keeps it, for a catalogue that holds its entries itself (then the index does not hold them twice). */
+export type EntryLookup = (id: string) => (CatalogueEntry & { group?: string }) | undefined;
+
 export class CatalogueIndex {
-  private readonly search = new MiniSearch<CatalogueEntry>({
-    fields: ['title', 'text'],
-    storeFields: ['title', 'text'],
-    processTerm,
-  });
+  private readonly search: MiniSearch<CatalogueEntry>;
   private count = 0;
   /** How many entries hold each word. */
   private readonly entriesWith = new Map<string, number>();
   private readonly groupOf = new Map<string, string>();
   private groups: CatalogueIndex | undefined;
 
-  /** `boosts`: ids of much-used series and how much more they weigh (1 = as any other). */
-  constructor(private readonly boosts: ReadonlyMap<string, number> = new Map()) {}
+  /**
+   * `boosts`: ids of much-used series and how much more they weigh (1 = as any other); `lookup`:
+   * the catalogue's own entries, when it keeps them (else the index keeps titles and groups).
+   */
+  constructor(
+    private readonly boosts: ReadonlyMap<string, number> = new Map(),
+    private readonly lookup?: EntryLookup,
+  ) {
+    this.search = new MiniSearch<CatalogueEntry>({ fields: ['title', 'text'], storeFields: lookup ? [] : ['title', 'text'], processTerm });
+  }
 
   get size(): number {
     return this.count;
@@ -122,10 +129,12 @@ export class CatalogueIndex {
   /** Adds a short list at once (the candidates of one call). */
   addNow(entries: Array<CatalogueEntry & { group?: string }>): void {
     const fresh: CatalogueEntry[] = [];
+    const added = new Set<string>();
     for (const { group, ...entry } of entries) {
-      if (this.search.has(entry.id) || this.groupOf.has(entry.id)) continue;
+      if (this.search.has(entry.id) || added.has(entry.id)) continue;
+      added.add(entry.id);
       fresh.push(entry);
-      if (group) this.groupOf.set(entry.id, group);
+      if (group && !this.lookup) this.groupOf.set(entry.id, group);
       for (const term of termsOf(`${entry.title} ${entry.text ?? ''}`)) this.entriesWith.set(term, (this.entriesWith.get(term) ?? 0) + 1);
     }
     this.search.addAll(fresh);
@@ -149,7 +158,13 @@ export class CatalogueIndex {
     const first = rare.length > 0 ? rare : [terms.reduce((a, b) => ((this.entriesWith.get(a) ?? 0) <= (this.entriesWith.get(b) ?? 0) ? a : b))];
     const shortlist = this.search.search(first.join(' '), options).slice(0, SHORTLIST);
     const again = new MiniSearch<CatalogueEntry>({ fields: ['title', 'text'], storeFields: [], processTerm });
-    again.addAll(shortlist.map((result) => ({ id: String(result.id), title: String(result.title ?? ''), text: result.text as string | undefined })));
+    again.addAll(
+      shortlist.map((result) => {
+        const id = String(result.id);
+        const kept = this.lookup?.(id);
+        return { id, title: kept ? kept.title : String(result.title ?? ''), text: kept ? kept.text : (result.text as string | undefined) };
+      }),
+    );
     return this.ranked(again, expanded, options, limit);
   }
 
@@ -165,7 +180,7 @@ export class CatalogueIndex {
     const groupWeight = new Map(groupMatches.map((match) => [match.id, 1 + 0.5 * (match.score / best)]));
     return (id) => {
       const key = String(id);
-      const group = this.groupOf.get(key);
+      const group = this.lookup ? this.lookup(key)?.group : this.groupOf.get(key);
       return (this.boosts.get(key) ?? 1) * (group ? (groupWeight.get(group) ?? 1) : 1);
     };
   }

@@ -7,9 +7,8 @@
  *   key order, each with its codelist) and the codelists' labels;
  * - `/v2/availability/dataflow/{agency}/{id}/{version}/{key}`: the codes that have data for one
  *   country (an "Actual" content constraint, one cube region of key values).
- * A series key is built from these: the named country, the dataflow's most frequent frequency
- * among monthly, quarterly and annual, the measure that matched, and for every other dimension
- * its only code, or its total (`_T`) or not-applicable (`_Z`) code, or left open.
+ * A series key is built from these: the named country, monthly before quarterly before annual,
+ * the measure that matched, and for every other dimension its only code with data, else left open.
  * Structure requests are not data downloads (OECD's hourly limit counts downloads only).
  */
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -106,9 +105,13 @@ export function readAvailability(body: unknown): Map<string, string[]> {
 }
 
 const FREQUENCY_ORDER = ['M', 'Q', 'A'];
-const DEFAULT_CODES = ['_T', '_Z'];
 
-/** The key's codes for one measure: the country, a frequency, the measure, and each other dimension's only, total or not-applicable code (else open). */
+/**
+ * The key's codes for one measure: the country, a frequency, the measure, and each other dimension's
+ * code when only one has data; a dimension with several is left open (availability is per country,
+ * not per measure, so a total such as `_T` may have no data for this measure), and the data answer's
+ * totals are picked then (../statistics/sdmx.ts).
+ */
 export function keyCodes(
   structure: Structure,
   available: Map<string, string[]>,
@@ -124,10 +127,6 @@ export function keyCodes(
       const frequency = FREQUENCY_ORDER.find((code) => here.includes(code)) ?? (here.length === 1 ? here[0] : undefined);
       if (frequency) codes[id] = frequency;
     } else if (here.length === 1) codes[id] = here[0]!;
-    else {
-      const fallback = DEFAULT_CODES.find((code) => here.includes(code));
-      if (fallback) codes[id] = fallback;
-    }
   }
   return codes;
 }

@@ -140,7 +140,11 @@ export async function searchDataflows(upstream: UpstreamClient, search: SeriesSe
   const country = search.country;
   const catalogue = await dataflowList(upstream);
   const flows = catalogue.index.find(search.topic, FLOWS_PER_SEARCH).map((match) => catalogue.flows.get(match.id)!);
-  const measures = (await Promise.all(flows.map((flow) => measuresOf(upstream, flow, country.iso3)))).flat();
+  // A dataflow whose structure or availability cannot be read is left out; only when all fail is OECD a failed source.
+  const settled = await Promise.allSettled(flows.map((flow) => measuresOf(upstream, flow, country.iso3)));
+  const failure = settled.find((outcome) => outcome.status === 'rejected');
+  if (failure && settled.every((outcome) => outcome.status === 'rejected')) throw failure.reason;
+  const measures = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
   const boosts = new Map<string, number>(
     measures.flatMap((measure, index): Array<[string, number]> =>
       PRESETS.some((preset) => dataflowOf(preset.flow)?.id === measure.flow.id && preset.dimensions.MEASURE === measure.code)

@@ -101,34 +101,46 @@ interface ProcessFaults {
 }
 
 const serving = new AsyncLocalStorage<ProcessFaults>();
+/** Whether this run's database outage has happened (lost-ack-then-away fires as a plain lost-ack after it). */
+const outage = { happened: false };
 
 const lostConnection = (): Error => Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST' });
 const killedConnection = (): Error => Object.assign(new Error('Connection was killed'), { code: 'ER_CONNECTION_KILLED', errno: 1927 });
+const isDeadlock = (error: Error): boolean => (error as { errno?: number }).errno === 1213;
 const deadlock = (engine: string): Error =>
   engine === 'mysql'
     ? Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 })
     : Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 
-/** Decides the fate of one statement of the process being served: undefined to run it untouched. */
-function statementFault(sql: string, engine: string): { before?: Error; after?: Error } | undefined {
+/**
+ * What happens to one statement of the process being served: `before`, it fails without running
+ * (its connection lost or killed, or the transaction a deadlock victim: either way the transaction
+ * is rolled back); `after`, it runs and its answer is lost. `canFailBefore` is false inside an open
+ * SQLite transaction, where nothing could roll it back as a lost connection does: such faults wait
+ * for the next statement that starts one.
+ */
+function statementFault(sql: string, engine: string, canFailBefore: boolean): { before?: Error; after?: Error } | undefined {
   const process = serving.getStore();
   if (!process) return undefined;
-  if (process.awayFailures > 0) {
+  if (process.awayFailures > 0 && canFailBefore) {
     process.awayFailures -= 1;
     clockSkew += AWAY_STEP_MS;
     return { before: lostConnection() };
   }
-  const ending = /(^|;\s*)(COMMIT|ROLLBACK);?\s*$/i.test(sql.trim());
-  if (/COMMIT;?\s*$/i.test(sql.trim())) {
+  const text = sql.trim();
+  if (/COMMIT;?$/i.test(text)) {
     process.commits += 1;
     const fault = take(process, (one) => (one.kind === 'lost-ack' || one.kind === 'lost-ack-then-away') && one.nth === process.commits);
     if (fault) {
-      if (fault.kind === 'lost-ack-then-away') process.awayFailures = AWAY_FAILURES;
+      // One outage per run: the promises hold for an outage shorter than the retry windows, not for any number of them back to back.
+      if (fault.kind === 'lost-ack-then-away' && !outage.happened) {
+        outage.happened = true;
+        process.awayFailures = AWAY_FAILURES;
+      }
       return { after: lostConnection() };
     }
   }
-  // A transaction's own COMMIT or ROLLBACK is not failed on its own: a real kill or deadlock would have ended the transaction with it.
-  if (ending && !/^\s*START TRANSACTION/i.test(sql)) return undefined;
+  if (!canFailBefore) return undefined;
   process.statements += 1;
   const fault = take(process, (one) => (one.kind === 'killed' || one.kind === 'deadlock') && one.nth === process.statements);
   if (!fault) return undefined;
@@ -183,8 +195,13 @@ function injectFaults(db: Knex, engine: string, sweeper: () => Knex): void {
         if (typeof value !== 'function') return value;
         if (property !== 'query') return (value as (...args: unknown[]) => unknown).bind(target);
         return (query: string | { sql: string }, params: unknown, callback: (error: Error | null, ...results: unknown[]) => void) => {
-          const fault = statementFault(typeof query === 'string' ? query : query.sql, engine);
-          if (fault?.before) return void setImmediate(() => callback(fault.before!));
+          const fault = statementFault(typeof query === 'string' ? query : query.sql, engine, true);
+          if (fault?.before) {
+            // As the server does: a deadlock victim's transaction is rolled back; a lost or killed connection is gone, its transaction with it.
+            if (isDeadlock(fault.before)) return void (value as (...args: unknown[]) => void).call(target, 'ROLLBACK', [], () => callback(fault.before!));
+            (target as { destroy(): void }).destroy();
+            return void setImmediate(() => callback(fault.before!));
+          }
           (value as (...args: unknown[]) => void).call(target, query, params, (error: Error | null, ...results: unknown[]) => {
             if (!error && fault?.after) return callback(fault.after);
             callback(error, ...results);
@@ -208,7 +225,7 @@ function injectFaults(db: Knex, engine: string, sweeper: () => Knex): void {
               if (typeof member !== 'function') return member;
               if (name !== 'run' && name !== 'all') return (member as (...args: unknown[]) => unknown).bind(inner);
               return (...args: unknown[]) => {
-                const fault = statementFault(sql, engine);
+                const fault = statementFault(sql, engine, !(target as { inTransaction: boolean }).inTransaction);
                 if (fault?.before) throw fault.before;
                 const result = (member as (...values: unknown[]) => unknown).apply(inner, args);
                 if (fault?.after) throw fault.after;
@@ -307,6 +324,7 @@ describeOnEachEngine(
     });
 
     async function run(scenario: Scenario): Promise<void> {
+      outage.happened = false;
       const processes: ProcessFaults[] = scenario.faults.map((faults) => ({
         faults: faults.map((fault) => ({ ...fault })),
         commits: 0,

@@ -29,24 +29,18 @@ import type { CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
 import { GroupCommit } from './group-commit.ts';
-import type { Held } from './holds.ts';
+import type { PendingHold } from './charge.ts';
+import type { Held, HoldResult } from './holds.ts';
 import { metrics } from '../metrics.ts';
 import type { LeaseHolder } from './leases.ts';
 import { CALL_COLUMNS, LEDGER_ENTRY_COLUMNS, callRow, captureEntry, holdEntry, valuesOf, type LedgerEntryRow } from './rows.ts';
 import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from './statements.ts';
 
-export type BatchedHold = { ok: true; balance: number } | { ok: false; balance: number };
+/** A batched hold's outcome, which always says the balance the batch read back. */
+export type BatchedHold = HoldResult & { balance: number };
 
-/** A hold submitted before the call's work runs, whose capture may still join the hold's own batch. */
-export interface BatchedHoldAhead {
-  /** The hold's outcome; `captured` when the capture and call row were written with it (captureWithHold). */
-  outcome: Promise<BatchedHold & { captured: boolean }>;
-  /**
-   * After the work succeeded: writes the capture and the call row in the hold's batch, the three in
-   * one transaction, if that batch has not started yet (true); false when it has.
-   */
-  captureWithHold(call: CallRecord): boolean;
-}
+/** A hold submitted before the call's work runs, whose capture may still join the hold's own batch (CallCharge's PendingHold, less what only a failed batch can say). */
+export type BatchedHoldAhead = Omit<PendingHold, 'batchMayHaveCommitted'>;
 
 export interface BatchedSettlement {
   /** Credits captured: the hold's (0 for a free call). */

@@ -103,16 +103,23 @@ export function holdAhead(db: Knex, held: Held, options: HoldOptions & { batches
   let batchMayHaveCommitted = false;
   const outcome = ahead.outcome.catch(async (error: unknown) => {
     if (error instanceof LedgerError && error.code === 'busy') throw error;
-    batchMayHaveCommitted = !neverSent(error);
+    batchMayHaveCommitted = answerLost(error);
     return { ...(await holdOneByOne(db, held, options, deadline, true)), captured: false };
   });
   return { outcome, captureWithHold: ahead.captureWithHold, batchMayHaveCommitted: () => batchMayHaveCommitted };
 }
 
-/** A failure before anything reached the database (no connection could be had): whatever was to be written was not. */
-function neverSent(error: unknown): boolean {
-  const { name, code } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; code?: unknown };
-  return name === 'KnexTimeoutError' || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'EAI_AGAIN';
+/**
+ * A failure after which the batch may have committed all the same: its connection was lost or killed
+ * without an answer (the COMMIT may have run). Any answer from the database (a deadlock, a lock wait
+ * or statement timeout, a busy SQLite file, a refused connection) means nothing was committed.
+ */
+function answerLost(error: unknown): boolean {
+  const { code, errno, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; errno?: unknown; message?: unknown };
+  if (typeof code === 'string' && ['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE'].includes(code)) return true;
+  // CR_SERVER_GONE_ERROR, CR_SERVER_LOST, ER_CONNECTION_KILLED (MariaDB), ER_SERVER_SHUTDOWN
+  if (typeof errno === 'number' && [2006, 2013, 1927, 1053].includes(errno)) return true;
+  return typeof message === 'string' && /closed state|connection lost|connection was killed|server has gone away|Connection terminated/i.test(message);
 }
 
 /** Holds in a transaction of the call's own, retried until `deadline`; after a failed batch, first looks for what it wrote. */

@@ -28,13 +28,13 @@ import type { Knex } from 'knex';
 import type { CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit } from '../database/group-commit.ts';
 import type { PendingHold } from './charge.ts';
 import type { Held, HoldResult } from './holds.ts';
 import { metrics } from '../metrics.ts';
 import type { LeaseHolder } from './leases.ts';
 import { CALL_COLUMNS, LEDGER_ENTRY_COLUMNS, callRow, captureEntry, holdEntry, valuesOf, type LedgerEntryRow } from './rows.ts';
-import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from './statements.ts';
+import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from '../database/statements.ts';
 
 /** A batched hold's outcome, which always says the balance the batch read back. */
 export type BatchedHold = HoldResult & { balance: number };

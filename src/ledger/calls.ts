@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { requireAccount } from './account-lookup.ts';
 import { LedgerError, isForeignKeyViolation, isUniqueViolation } from './errors.ts';
 import { callRow } from './rows.ts';
-import { toIso } from './time.ts';
+import { toIso } from '../database/time.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
 export interface CallRecord {

@@ -3,7 +3,7 @@
  * enforces each guarantee (an index, a constraint, the lock order, a piece of code), is the
  * Guarantees table of docs/ledger.md. A call's charge has one owner, CallCharge (charge.ts).
  */
-export { newCallId } from './ids.ts';
+export { newCallId } from '../database/ids.ts';
 export { openDatabase, migrateToLatest, DatabaseUrlError } from './database.ts';
 export { LEDGER_ENTRY_KINDS, type LedgerEntryKind } from './migrations.ts';
 export { LedgerError, type LedgerErrorCode } from './errors.ts';

@@ -17,7 +17,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { newLeaseId } from './ids.ts';
+import { newLeaseId } from '../database/ids.ts';
 import { releaseHoldsOfExpiredLeases } from './reconcile.ts';
 
 export interface LeaseOptions {

@@ -25,6 +25,23 @@ const layers = [
   },
   { target: './src/ledger', from: ['./src/tools', './src/server', './src/figures', './src/connectors'], message: 'the ledger sits below the server.' },
   {
+    target: './src/database',
+    from: ['./src/ledger', './src/tools', './src/server', './src/figures', './src/connectors', './src/upstream'],
+    message: 'the database tools sit below the ledger and know nothing of money.',
+  },
+  {
+    // The rest of the service sees the ledger only through its index: what it promises is what index.ts exports.
+    target: [
+      './src/*.ts',
+      ...['admin', 'connectors', 'earth', 'figures', 'life', 'literature', 'server', 'statistics', 'tools', 'types', 'upstream'].map(
+        (folder) => `./src/${folder}`,
+      ),
+    ],
+    from: './src/ledger',
+    except: ['./index.ts'],
+    message: 'outside src/ledger, import the ledger from src/ledger/index.ts only.',
+  },
+  {
     target: './src/tools',
     from: ['./src/server/app.ts', './src/server/mcp.ts', './src/server/tool-call.ts', './src/server/run-tool-call.ts'],
     message: 'the server calls tools, not the reverse.',

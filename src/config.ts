@@ -73,13 +73,23 @@ export const settings = {
   },
   holdTimeoutMs: {
     variable: 'HOLD_TIMEOUT_MS',
-    doc: 'credits held by a call that was neither captured nor released after this long (a crashed process, a lost database) are given back by any server; longer than any call runs',
+    doc: 'credits held by a call that was neither captured nor released after this long are given back by any server, whatever its lease (the backstop for a process alive but stuck); longer than any call runs',
     default: '600000',
   },
   holdSweepMs: {
     variable: 'HOLD_SWEEP_INTERVAL_MS',
     doc: 'how often each server looks for such held credits (also once at start-up)',
     default: '60000',
+  },
+  leaseTimeoutMs: {
+    variable: 'LEASE_TIMEOUT_MS',
+    doc: 'each server process renews a lease in the database; when it has not for this long (the process crashed, was killed, or lost the database), any other server, or the same one restarted, gives back the credits its calls held',
+    default: '12000',
+  },
+  leaseRenewMs: {
+    variable: 'LEASE_RENEW_INTERVAL_MS',
+    doc: 'how often each server renews its lease, then gives back the credits held under the leases of others that expired; shorter than LEASE_TIMEOUT_MS',
+    default: '3000',
   },
   shutdownGraceMs: {
     variable: 'SHUTDOWN_GRACE_MS',
@@ -160,6 +170,8 @@ export interface Config {
   chargeWaitMs: number;
   holdTimeoutMs: number;
   holdSweepMs: number;
+  leaseTimeoutMs: number;
+  leaseRenewMs: number;
   shutdownGraceMs: number;
   logLevel: string;
   /** Per-source overrides from SOURCE_<ID>_URL / _KEY / _TIMEOUT_MS / _BUDGET_<WINDOW>, keyed by the upper-cased id (`WORLD_BANK`). */
@@ -222,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chargeWaitMs: readInteger(env, settings.chargeWaitMs, 1),
     holdTimeoutMs: readInteger(env, settings.holdTimeoutMs, 1),
     holdSweepMs: readInteger(env, settings.holdSweepMs, 1),
+    ...readLease(env),
     shutdownGraceMs: readInteger(env, settings.shutdownGraceMs, 0),
     logLevel: read(env, settings.logLevel) as string,
     sources: readSourceOverrides(env),
@@ -232,6 +245,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: readOrigins(env, settings.corsOrigins),
     accountSessionMinutes: readInteger(env, settings.accountSessionMinutes, 1),
   };
+}
+
+function readLease(env: NodeJS.ProcessEnv): { leaseTimeoutMs: number; leaseRenewMs: number } {
+  const leaseTimeoutMs = readInteger(env, settings.leaseTimeoutMs, 1);
+  const leaseRenewMs = readInteger(env, settings.leaseRenewMs, 1);
+  if (leaseRenewMs >= leaseTimeoutMs) {
+    throw new ConfigError(`LEASE_RENEW_INTERVAL_MS (${leaseRenewMs}) must be shorter than LEASE_TIMEOUT_MS (${leaseTimeoutMs})`);
+  }
+  return { leaseTimeoutMs, leaseRenewMs };
 }
 
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -9,7 +9,7 @@ import type { ToolContext } from './tools/context.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { importLegacyFiles, MAX_FILE_BYTES } from './figures/files.ts';
 import type { FigureRenderer } from './figures/renderer.ts';
-import { HoldReconciler, createKey, createAccount, migrateToLatest, openDatabase } from './ledger/index.ts';
+import { HoldReconciler, ProcessLease, createKey, createAccount, migrateToLatest, openDatabase } from './ledger/index.ts';
 import { createLogger } from './logging.ts';
 import { createApp } from './server/app.ts';
 import { shutDown } from './server/shutdown.ts';
@@ -49,7 +49,10 @@ export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>,
   await migrateToLatest(db);
   await moveLegacyFiles(db, config.filesDir, logger);
   await createStarterAccount(db, config, logger);
-  const app = await createApp({ db, config, logger, handlers, figureRenderer });
+  // The lease this process's holds name: when it stops being renewed (a crash), any other process releases them.
+  const lease = new ProcessLease(db, { timeoutMs: config.leaseTimeoutMs, renewMs: config.leaseRenewMs, logger });
+  await lease.start();
+  const app = await createApp({ db, config, logger, handlers, figureRenderer, lease });
   // Gives back credits held by calls that were never settled (a crashed process), now and periodically.
   const reconciler = new HoldReconciler(db, { holdTimeoutMs: config.holdTimeoutMs, intervalMs: config.holdSweepMs, logger });
   reconciler.start();
@@ -67,7 +70,7 @@ export async function startFromEnvironment(handlers?: ToolHandlers<ToolContext>,
     if (stopping) return;
     stopping = true;
     logger.info({ grace_ms: config.shutdownGraceMs }, 'stopping');
-    shutDown({ server, app, db, reconciler, graceMs: config.shutdownGraceMs, logger })
+    shutDown({ server, app, db, reconciler, lease, graceMs: config.shutdownGraceMs, logger })
       .catch((error: unknown) => logger.error({ err: error }, 'unclean stop'))
       .finally(() => process.exit(0));
   };

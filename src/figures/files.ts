@@ -10,7 +10,7 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { randomBase62 } from '../ledger/ids.ts';
+import { randomBase62 } from '../database/ids.ts';
 
 export const FILE_NAME = /^([A-Za-z0-9]{32})\.(png|svg)$/;
 

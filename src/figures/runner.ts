@@ -6,7 +6,7 @@
  * polls for the rest, including claims left behind by a process that died.
  */
 import { EventEmitter } from 'node:events';
-import { randomBase62 } from '../ledger/ids.ts';
+import { randomBase62 } from '../database/ids.ts';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { FigureFile, FileStore } from './files.ts';

@@ -5,10 +5,9 @@
  * capture or release, so credits are captured exactly once or released, never both.
  */
 import type { Knex } from 'knex';
-import { capture, hold, release } from '../ledger/holds.ts';
-import { randomBase62 } from '../ledger/ids.ts';
-import { toDate } from '../ledger/time.ts';
-import { inTransaction } from '../ledger/transaction.ts';
+import { randomBase62 } from '../database/ids.ts';
+import { toDate } from '../database/time.ts';
+import { capture, hold, inTransaction, release } from '../ledger/index.ts';
 import { checkFiles, insertFiles, type FigureFile } from './files.ts';
 import type { FigureSpec } from './model.ts';
 

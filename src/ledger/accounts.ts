@@ -3,7 +3,7 @@ import { inTransaction } from './transaction.ts';
 import { LedgerError } from './errors.ts';
 import { readBalance } from './account-lookup.ts';
 import { requireName, requireSafeInteger } from './validation.ts';
-import { newAccountId } from './ids.ts';
+import { newAccountId } from '../database/ids.ts';
 import { packSettings, type PackSettings } from './packs.ts';
 
 export interface AccountSummary {

@@ -28,23 +28,19 @@ import type { Knex } from 'knex';
 import type { CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
-import { GroupCommit } from './group-commit.ts';
-import type { Held } from './holds.ts';
+import { GroupCommit } from '../database/group-commit.ts';
+import type { PendingHold } from './charge.ts';
+import type { Held, HoldResult } from './holds.ts';
 import { metrics } from '../metrics.ts';
-import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from './statements.ts';
+import type { LeaseHolder } from './leases.ts';
+import { CALL_COLUMNS, LEDGER_ENTRY_COLUMNS, callRow, captureEntry, holdEntry, valuesOf, type LedgerEntryRow } from './rows.ts';
+import { engineOf, inScriptTransaction, runStatement, type Script, type Step } from '../database/statements.ts';
 
-export type BatchedHold = { ok: true; balance: number } | { ok: false; balance: number };
+/** A batched hold's outcome, which always says the balance the batch read back. */
+export type BatchedHold = HoldResult & { balance: number };
 
-/** A hold submitted before the call's work runs, whose capture may still join the hold's own batch. */
-export interface BatchedHoldAhead {
-  /** The hold's outcome; `captured` when the capture and call row were written with it (captureWithHold). */
-  outcome: Promise<BatchedHold & { captured: boolean }>;
-  /**
-   * After the work succeeded: writes the capture and the call row in the hold's batch, the three in
-   * one transaction, if that batch has not started yet (true); false when it has.
-   */
-  captureWithHold(call: CallRecord): boolean;
-}
+/** A hold submitted before the call's work runs, whose capture may still join the hold's own batch (CallCharge's PendingHold, less what only a failed batch can say). */
+export type BatchedHoldAhead = Omit<PendingHold, 'batchMayHaveCommitted'>;
 
 export interface BatchedSettlement {
   /** Credits captured: the hold's (0 for a free call). */
@@ -62,6 +58,8 @@ export interface CallBatchOptions {
   waitMs: number;
   /** How long the row of a call that holds nothing waits for others to share its INSERT (CALL_ROWS_GATHER_MS). */
   callRowsGatherMs?: number;
+  /** The lease of this process, named by its holds (leases.ts). */
+  lease?: LeaseHolder;
 }
 
 /**
@@ -73,7 +71,7 @@ export const CALL_ROWS_GATHER_MS = 10;
 export class CallBatches {
   /** A call's capture after a quick tool joins the batch that follows the one that admitted its hold. */
   private readonly batches = new GroupCommit<Pending, BatchedHold | BatchedSettlement>((accountId, batch) => this.write(accountId, batch), {
-    nextBatchNextTurn: true,
+    yieldBetweenBatches: true,
   });
   private readonly balanceReads = new GroupCommit<null, number>((accountId, asking) => this.readBalance(accountId, asking.length));
   /** The balance read running for each account, and when it started. */
@@ -81,14 +79,14 @@ export class CallBatches {
   private readonly callRows: GroupCommit<CallRecord, void>;
   private readonly forUpdate: string;
   /** MySQL/MariaDB: a batch whose holds the balance covers is one round trip (see writeBatch); SQLite has no round trips to save. */
-  private readonly heldAtOnce: boolean;
+  private readonly holdsInOneRoundTrip: boolean;
 
   constructor(
     private readonly db: Knex,
     private readonly options: CallBatchOptions,
   ) {
     this.forUpdate = engineOf(db) === 'mysql' ? ' FOR UPDATE' : '';
-    this.heldAtOnce = engineOf(db) === 'mysql';
+    this.holdsInOneRoundTrip = engineOf(db) === 'mysql';
     this.callRows = new GroupCommit((_, calls) => this.writeCallRows(calls), { gatherMs: options.callRowsGatherMs ?? CALL_ROWS_GATHER_MS });
   }
 
@@ -161,7 +159,7 @@ export class CallBatches {
     const leave = this.options.gate ? await this.options.gate.enter(accountId, Date.now() + this.options.waitMs) : () => undefined;
     try {
       metrics.ledgerTransaction();
-      const results = await inScriptTransaction(this.db, (script) => this.writeBatch(script, accountId, batch, this.heldAtOnce));
+      const results = await inScriptTransaction(this.db, (script) => this.writeBatch(script, accountId, batch, this.holdsInOneRoundTrip));
       const unheld = batch.flatMap((_, index) => (results[index] === undefined ? [index] : []));
       if (unheld.length > 0) {
         // The balance did not cover every hold of the batch: they are admitted in order while the credits last, in a transaction of their own.
@@ -183,69 +181,84 @@ export class CallBatches {
   }
 
   /**
-   * The batch's writes, its balance read back and the COMMIT. With `atOnce` (MySQL/MariaDB), one round
-   * trip: the holds are written only if the balance covers all of them (one conditional UPDATE),
-   * otherwise they are left out, undefined in the results, for the caller to admit in a second
-   * transaction. Without it, a first round trip locks and reads the account row and the holds are
-   * admitted in order while the credits last.
+   * The batch's writes, its balance read back and the COMMIT. With `oneRoundTrip` (MySQL/MariaDB),
+   * one round trip: the holds are written only if the balance covers all of them (one conditional
+   * UPDATE), otherwise they are left out, undefined in the results, for the caller to admit in a
+   * second transaction. Without it, a first round trip locks and reads the account row and the holds
+   * are admitted in order while the credits last.
+   *
+   * A capture here writes its entry and call row without reading its hold first: a hold already
+   * settled (released by the reconciler, or captured by an earlier attempt) makes the `settles`
+   * unique index refuse the INSERT, which fails the whole batch, and each of its calls then goes one
+   * by one (settleCall), which reads how its hold was settled. That index, not this code, is what
+   * makes the credits this returns for a capture the ones it captured.
    */
-  private async writeBatch(script: Script, accountId: string, batch: Pending[], atOnce: boolean): Promise<Array<BatchedHold | BatchedSettlement | undefined>> {
+  private async writeBatch(
+    script: Script,
+    accountId: string,
+    batch: Pending[],
+    oneRoundTrip: boolean,
+  ): Promise<Array<BatchedHold | BatchedSettlement | undefined>> {
     const now = new Date();
-    const prices = batch.flatMap((pending) => (pending.kind === 'hold' ? [pending.held.credits] : []));
-    const total = prices.reduce((sum, price) => sum + price, 0);
-    const conditional = atOnce && total > 0;
-    let admitted: boolean[] = prices.map(() => true);
+    const holds = batch.filter((pending): pending is Pending & { kind: 'hold' } => pending.kind === 'hold');
+    const total = holds.reduce((sum, pending) => sum + pending.held.credits, 0);
+    const conditional = oneRoundTrip && total > 0;
+    const admitted = new Set<Pending>(holds);
     const steps: Step[] = [];
     if (conditional) {
+      // @all_held is a variable of this connection's session, set right after the UPDATE and read by
+      // the INSERTs below: the script is sent as one multi-statement query on one connection
+      // (statements.ts), so nothing runs between them, and the next batch on the connection sets it again.
       steps.push({ sql: 'UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?', params: [total, accountId, total] });
       steps.push({ sql: 'SET @all_held = ROW_COUNT()', params: [] });
-    } else if (prices.length > 0) {
+    } else if (holds.length > 0) {
+      // The row is locked until the COMMIT (FOR UPDATE on MySQL/MariaDB; on SQLite the whole file, since BEGIN IMMEDIATE), so the balance read is the one the UPDATE changes.
       const [rows] = await script.run([{ sql: `SELECT balance FROM accounts WHERE id = ?${this.forUpdate}`, params: [accountId] }]);
       const row = (rows as Array<{ balance: unknown }>)[0];
       if (!row) throw new LedgerError('not_found', `no account "${accountId}"`);
       let left = Number(row.balance);
-      admitted = prices.map((price) => {
-        if (price > left) return false;
-        left -= price;
-        return true;
-      });
-      const taken = Number(row.balance) - left;
+      for (const pending of holds) {
+        if (pending.held.credits > left) admitted.delete(pending);
+        else left -= pending.held.credits;
+      }
+      const taken = holds.filter((pending) => admitted.has(pending)).reduce((sum, pending) => sum + pending.held.credits, 0);
       if (taken > 0) steps.push({ sql: 'UPDATE accounts SET balance = balance - ? WHERE id = ?', params: [taken, accountId] });
     }
 
     // What admitted holds write (their entries; with a capture joined, its entry and the call row too), and what the settled calls write.
-    const heldEntries: unknown[][] = [];
+    const heldEntries: LedgerEntryRow[] = [];
     const heldCalls: CallRecord[] = [];
-    const captureEntries: unknown[][] = [];
+    const captureEntries: LedgerEntryRow[] = [];
     const calls: CallRecord[] = [];
-    let holdIndex = 0;
     for (const pending of batch) {
-      const { callId, credits } = pending.held;
+      const held = { ...pending.held, accountId };
       if (pending.kind === 'hold') {
-        if (!admitted[holdIndex++]) continue;
-        heldEntries.push([accountId, callId, 'hold', -credits, null, now]);
+        if (!admitted.has(pending)) continue;
+        heldEntries.push(holdEntry(held, this.options.lease?.id ?? null, now));
         if (pending.call) {
-          heldEntries.push([accountId, callId, 'capture', 0, callId, now]);
-          heldCalls.push({ ...pending.call, accountId, credits });
+          heldEntries.push(captureEntry(held, now));
+          heldCalls.push({ ...pending.call, accountId, credits: held.credits });
         }
         continue;
       }
-      if (credits > 0) captureEntries.push([accountId, callId, 'capture', 0, callId, now]);
-      calls.push({ ...pending.call, accountId, credits });
+      if (held.credits > 0) captureEntries.push(captureEntry(held, now));
+      calls.push({ ...pending.call, accountId, credits: held.credits });
     }
     if (conditional) {
       // Each row written only when the UPDATE above took the credits of all the holds.
-      steps.push(onlyIfAllHeld('ledger_entries (account_id, call_id, kind, amount, settles, created_at)', heldEntries));
-      const heldCallRows = heldCalls.map((call) => callValues(call, now));
-      if (heldCallRows.length > 0) steps.push(onlyIfAllHeld(CALL_COLUMNS, heldCallRows));
+      steps.push(onlyIfAllHeld(ENTRIES_INTO, LEDGER_ENTRY_COLUMNS, heldEntries));
+      if (heldCalls.length > 0) {
+        steps.push(
+          onlyIfAllHeld(
+            CALLS_INTO,
+            CALL_COLUMNS,
+            heldCalls.map((call) => callRow(call, now)),
+          ),
+        );
+      }
     }
     const entries = conditional ? captureEntries : [...heldEntries, ...captureEntries];
-    if (entries.length > 0) {
-      steps.push({
-        sql: `INSERT INTO ledger_entries (account_id, call_id, kind, amount, settles, created_at) VALUES ${rowsOf(entries.length, 6)}`,
-        params: entries.flat(),
-      });
-    }
+    if (entries.length > 0) steps.push(insertRows(ENTRIES_INTO, LEDGER_ENTRY_COLUMNS, entries));
     const callsWritten = conditional ? calls : [...heldCalls, ...calls];
     if (callsWritten.length > 0) steps.push(insertCalls(callsWritten, now));
     steps.push(conditional ? { sql: 'SELECT balance, @all_held AS all_held FROM accounts WHERE id = ?', params: [accountId] } : selectBalance(accountId));
@@ -255,9 +268,8 @@ export class CallBatches {
     const balance = Number(row.balance);
     const allHeld = !conditional || Number(row.all_held) === 1;
 
-    holdIndex = 0;
     return batch.map((pending) =>
-      pending.kind === 'settle' ? { credits: pending.held.credits, balance } : allHeld ? { ok: admitted[holdIndex++]!, balance } : undefined,
+      pending.kind === 'settle' ? { credits: pending.held.credits, balance } : allHeld ? { ok: admitted.has(pending), balance } : undefined,
     );
   }
 }
@@ -266,27 +278,35 @@ function selectBalance(accountId: string): Step {
   return { sql: 'SELECT balance FROM accounts WHERE id = ?', params: [accountId] };
 }
 
-const CALL_COLUMNS = 'calls (call_id, account_id, key_id, tool, status, credits, duration_ms, created_at)';
-
-/** A call's row, in CALL_COLUMNS' order (a row without its time is made at `now`). */
-function callValues(call: CallRecord, now: Date): unknown[] {
-  return [call.callId, call.accountId, call.keyId, call.tool, call.status, call.credits, call.durationMs, call.at ?? now];
-}
+const ENTRIES_INTO = 'ledger_entries';
+const CALLS_INTO = 'calls';
 
 /** One INSERT of the calls' rows. */
 function insertCalls(calls: CallRecord[], now: Date): Step {
-  return { sql: `INSERT INTO ${CALL_COLUMNS} VALUES ${rowsOf(calls.length, 8)}`, params: calls.flatMap((call) => callValues(call, now)) };
+  return insertRows(
+    CALLS_INTO,
+    CALL_COLUMNS,
+    calls.map((call) => callRow(call, now)),
+  );
 }
 
-/** MySQL/MariaDB: one INSERT of `rows` into `table (columns)`, each written only when `@all_held` is 1. */
-function onlyIfAllHeld(tableAndColumns: string, rows: unknown[][]): Step {
-  const key = `${tableAndColumns} ${rows.length}x${rows[0]!.length}`;
+/** One INSERT of `rows` into `table`, in `columns`' order. */
+function insertRows<Column extends string>(table: string, columns: readonly Column[], rows: Array<Record<Column, unknown>>): Step {
+  return {
+    sql: `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${rowsOf(rows.length, columns.length)}`,
+    params: rows.flatMap((row) => valuesOf(columns, row)),
+  };
+}
+
+/** MySQL/MariaDB: one INSERT of `rows` into `table`, each written only when `@all_held` is 1 (see writeBatch). */
+function onlyIfAllHeld<Column extends string>(table: string, columns: readonly Column[], rows: Array<Record<Column, unknown>>): Step {
+  const key = `${table} ${rows.length}`;
   let sql = conditionalInserts.get(key);
   if (sql === undefined) {
-    const select = `SELECT ${rows[0]!.map(() => '?').join(', ')} FROM DUAL WHERE @all_held = 1`;
-    conditionalInserts.set(key, (sql = `INSERT INTO ${tableAndColumns} ${rows.map(() => select).join(' UNION ALL ')}`));
+    const select = `SELECT ${columns.map(() => '?').join(', ')} FROM DUAL WHERE @all_held = 1`;
+    conditionalInserts.set(key, (sql = `INSERT INTO ${table} (${columns.join(', ')}) ${rows.map(() => select).join(' UNION ALL ')}`));
   }
-  return { sql, params: rows.flat() };
+  return { sql, params: rows.flatMap((row) => valuesOf(columns, row)) };
 }
 
 /** The text of each conditional INSERT, by table and shape (at most MAX_BATCH × 2 rows: a few hundred texts). */

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { requireAccount } from './account-lookup.ts';
 import { LedgerError, isForeignKeyViolation, isUniqueViolation } from './errors.ts';
-import { toIso } from './time.ts';
+import { callRow } from './rows.ts';
+import { toIso } from '../database/time.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
 export interface CallRecord {
@@ -26,20 +27,6 @@ export interface UsageEntry {
 }
 
 const DEFAULT_USAGE_LIMIT = 100;
-
-/** The `calls` row of a call. */
-export function callRow(call: CallRecord): Record<string, unknown> {
-  return {
-    call_id: call.callId,
-    account_id: call.accountId,
-    key_id: call.keyId,
-    tool: call.tool,
-    status: call.status,
-    credits: call.credits,
-    duration_ms: call.durationMs,
-    created_at: call.at ?? new Date(),
-  };
-}
 
 export async function recordCall(db: Knex, call: CallRecord): Promise<void> {
   requireCallId(call.callId);

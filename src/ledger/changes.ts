@@ -4,7 +4,7 @@
  * and when. Written in the same transaction as the change itself.
  */
 import type { Knex } from 'knex';
-import { toIso } from './time.ts';
+import { toIso } from '../database/time.ts';
 
 export type Actor = { kind: 'owner'; keyId: string } | { kind: 'operator' };
 

@@ -13,6 +13,7 @@
 import type { Knex } from 'knex';
 import { readBalance } from './account-lookup.ts';
 import { LedgerError, isUniqueViolation } from './errors.ts';
+import { captureEntry, holdEntry, releaseEntry } from './rows.ts';
 import { inTransaction } from './transaction.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
@@ -31,9 +32,10 @@ export type Settlement = 'capture' | 'release';
 /**
  * Holds `credits` under `callId` if the account has that many, in `trx` when given. A refusal says
  * what the account holds; a success reads nothing more (it is on the hot path). A second hold of
- * the same call id is a conflict and changes nothing.
+ * the same call id is a conflict and changes nothing. `leaseId` names the process whose call holds
+ * it (leases.ts); a hold without one (a queued figure's) is released only on HOLD_TIMEOUT_MS.
  */
-export async function hold(db: Knex, input: Held, trx?: Knex.Transaction): Promise<HoldResult> {
+export async function hold(db: Knex, input: Held & { leaseId?: string }, trx?: Knex.Transaction): Promise<HoldResult> {
   const { callId, accountId, credits } = input;
   requireCallId(callId);
   requireSafeInteger(credits, 'credits', 0);
@@ -41,7 +43,7 @@ export async function hold(db: Knex, input: Held, trx?: Knex.Transaction): Promi
     const taken = await t('accounts').where({ id: accountId }).andWhere('balance', '>=', credits).decrement('balance', credits);
     if (taken === 0) return { ok: false, balance: await readBalance(t, accountId) };
     try {
-      await t('ledger_entries').insert({ account_id: accountId, call_id: callId, kind: 'hold', amount: -credits, created_at: new Date() });
+      await t('ledger_entries').insert(holdEntry(input, input.leaseId ?? null));
     } catch (error) {
       if (isUniqueViolation(error)) throw new LedgerError('conflict', `call "${callId}" already holds credits`);
       throw error;
@@ -68,14 +70,7 @@ export async function findSettlement(db: Knex | Knex.Transaction, callId: string
 /** Writes the capture of `held` in `trx`; false (and nothing written) when the hold was already settled. */
 export async function writeCapture(trx: Knex.Transaction, held: Held): Promise<boolean> {
   try {
-    await trx('ledger_entries').insert({
-      account_id: held.accountId,
-      call_id: held.callId,
-      kind: 'capture',
-      amount: 0,
-      settles: held.callId,
-      created_at: new Date(),
-    });
+    await trx('ledger_entries').insert(captureEntry(held));
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;
@@ -91,14 +86,7 @@ export async function writeCapture(trx: Knex.Transaction, held: Held): Promise<b
 export async function writeRelease(trx: Knex.Transaction, held: Held): Promise<boolean> {
   await trx('accounts').where({ id: held.accountId }).increment('balance', held.credits);
   try {
-    await trx('ledger_entries').insert({
-      account_id: held.accountId,
-      call_id: held.callId,
-      kind: 'release',
-      amount: held.credits,
-      settles: held.callId,
-      created_at: new Date(),
-    });
+    await trx('ledger_entries').insert(releaseEntry(held));
     return true;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { isUniqueViolation } from './errors.ts';
-import { toDate } from './time.ts';
+import { toDate } from '../database/time.ts';
 
 /** How long a key's answer is kept and replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,9 @@
-export { newCallId } from './ids.ts';
+/**
+ * The ledger: accounts, their credits and the charge of each call. What it guarantees, and what
+ * enforces each guarantee (an index, a constraint, the lock order, a piece of code), is the
+ * Guarantees table of docs/ledger.md. A call's charge has one owner, CallCharge (charge.ts).
+ */
+export { newCallId } from '../database/ids.ts';
 export { openDatabase, migrateToLatest, DatabaseUrlError } from './database.ts';
 export { LEDGER_ENTRY_KINDS, type LedgerEntryKind } from './migrations.ts';
 export { LedgerError, type LedgerErrorCode } from './errors.ts';
@@ -21,9 +26,22 @@ export { recordChange, listChanges, OPERATOR, type Actor, type AccountChange, ty
 export { recordCall, usage, usageSummary, type CallRecord, type UsageEntry, type UsageSummary, type UsageTotals } from './calls.ts';
 export { inTransaction } from './transaction.ts';
 export { hold, capture, release, findHold, findSettlement, type Held, type HoldResult, type Settlement } from './holds.ts';
-export { holdForCall, holdAhead, settleCall, recordCallReliably, releaseIfHeld, type HeldAhead, type HoldOptions, type SettleOptions } from './settlement.ts';
+export {
+  holdForCall,
+  holdAhead,
+  settleCall,
+  recordCallReliably,
+  releaseIfHeld,
+  releaseInDoubt,
+  CallLedger,
+  type HeldAhead,
+  type HoldOptions,
+  type SettleOptions,
+} from './settlement.ts';
+export { CallCharge, type ChargeState, type ChargeWriter, type ChargeTracker, type Charged, type PendingHold } from './charge.ts';
 export { CallBatches, type BatchedHold, type BatchedHoldAhead, type BatchedSettlement } from './call-batches.ts';
-export { releaseExpiredHolds, HoldReconciler } from './reconcile.ts';
+export { releaseExpiredHolds, releaseHoldsOfExpiredLeases, HoldReconciler } from './reconcile.ts';
+export { ProcessLease, type LeaseHolder, type LeaseOptions } from './leases.ts';
 export { LedgerGate, HOLDS_PER_ACCOUNT, HOLDS_IN_ALL } from './gate.ts';
 export { isTransient } from './retry.ts';
 export {

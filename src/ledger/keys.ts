@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 import { requireAccount } from './account-lookup.ts';
 import { OPERATOR, recordChange, type Actor } from './changes.ts';
 import { LedgerError } from './errors.ts';
-import { newKeyId, randomBase62 } from './ids.ts';
-import { toDate, toIso, toIsoOrNull } from './time.ts';
+import { newKeyId, randomBase62 } from '../database/ids.ts';
+import { toDate, toIso, toIsoOrNull } from '../database/time.ts';
 import { inTransaction } from './transaction.ts';
 import { requireName } from './validation.ts';
 

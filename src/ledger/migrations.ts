@@ -252,7 +252,32 @@ const accountOwner: NamedMigration = {
   },
 };
 
-const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles, holdSettlements, idempotencyKeys, accountOwner];
+const leases: NamedMigration = {
+  name: '008_leases',
+  async up(db) {
+    // One row per server process, renewed every few seconds (leases.ts): while it is not expired, the holds naming it are its calls'.
+    await createTable(db, 'leases', (table) => {
+      table.string('id', 32).primary();
+      table.datetime('started_at', { precision: 3 }).notNullable();
+      table.datetime('expires_at', { precision: 3 }).notNullable();
+      table.index(['expires_at'], 'leases_expires_at_index');
+    });
+    // The lease of the process whose call took the hold; null for holds that are no process's (a queued figure's) and for older holds.
+    await db.schema.alterTable('ledger_entries', (table) => {
+      table.string('lease_id', 32).nullable();
+      table.index(['lease_id'], 'ledger_entries_lease_id_index');
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('ledger_entries', (table) => {
+      table.dropIndex(['lease_id'], 'ledger_entries_lease_id_index');
+      table.dropColumn('lease_id');
+    });
+    await db.schema.dropTableIfExists('leases');
+  },
+};
+
+const migrations: NamedMigration[] = [initialSchema, figures, figureQueues, figureFiles, holdSettlements, idempotencyKeys, accountOwner, leases];
 
 export const migrationSource: Knex.MigrationSource<NamedMigration> = {
   getMigrations: async () => migrations,

@@ -1,7 +1,7 @@
 /**
- * Reconciliation: a call's hold that nobody captured or released within the hold timeout (its
- * process crashed or was killed, or the database stayed out of reach longer than the call's
- * retries) is released. Every server process sweeps at start-up and then periodically; the unique
+ * Reconciliation: the holds of a process whose lease expired (leases.ts) are released; and, as the
+ * backstop for a process alive but stuck, a call's hold that nobody captured or released within the
+ * hold timeout (HOLD_TIMEOUT_MS) is released whatever its lease. Every server process sweeps at start-up and then periodically; the unique
  * `settles` index makes each release happen once however many processes sweep together. Holds of
  * figures are left alone: a queued figure holds its price until it is rendered or fails.
  */
@@ -31,16 +31,45 @@ export async function releaseExpiredHolds(db: Knex, options: { olderThan: Date; 
       .limit(BATCH)
       .select('h.call_id', 'h.account_id', 'h.amount');
     if (options.since) query.andWhere('h.created_at', '>=', options.since);
-    const rows: Array<{ call_id: string; account_id: string; amount: unknown }> = await query;
-    let releasedNow = 0;
-    for (const row of rows) {
-      const held: Held = { callId: row.call_id, accountId: row.account_id, credits: -Number(row.amount) };
-      if (await retryTransient(Date.now() + 10_000, () => db.transaction((trx) => writeRelease(trx, held)))) releasedNow += 1;
-    }
-    released += releasedNow;
+    const rows: HoldRow[] = await query;
+    released += await releaseHolds(db, rows);
     // A full batch of which others released some: look again until nothing open is left.
     if (rows.length < BATCH) return released;
   }
+}
+
+type HoldRow = { call_id: string; account_id: string; amount: unknown };
+
+/** Releases each hold (once, whoever else releases it meanwhile); how many this call released. */
+async function releaseHolds(db: Knex, rows: HoldRow[]): Promise<number> {
+  let released = 0;
+  for (const row of rows) {
+    const held: Held = { callId: row.call_id, accountId: row.account_id, credits: -Number(row.amount) };
+    if (await retryTransient(Date.now() + 10_000, () => db.transaction((trx) => writeRelease(trx, held)))) released += 1;
+  }
+  return released;
+}
+
+/**
+ * Releases the open holds of the leases (leases.ts) that expired before `now`, then deletes those
+ * leases: their processes are gone. Returns how many holds this invocation released.
+ */
+export async function releaseHoldsOfExpiredLeases(db: Knex, now: Date): Promise<number> {
+  const expired: string[] = await db('leases').where('expires_at', '<', now).orderBy('expires_at').limit(BATCH).pluck('id');
+  let released = 0;
+  for (const leaseId of expired) {
+    for (;;) {
+      const rows: HoldRow[] = await db('ledger_entries as h')
+        .where({ 'h.lease_id': leaseId, 'h.kind': 'hold' })
+        .whereNotExists(db('ledger_entries as s').select(db.raw('1')).whereRaw('s.settles = h.call_id'))
+        .limit(BATCH)
+        .select('h.call_id', 'h.account_id', 'h.amount');
+      released += await releaseHolds(db, rows);
+      if (rows.length < BATCH) break;
+    }
+    await db('leases').where({ id: leaseId }).andWhere('expires_at', '<', now).del();
+  }
+  return released;
 }
 
 export interface ReconcilerOptions {

@@ -17,16 +17,33 @@
  * capture joins the hold's batch.
  */
 import type { Knex } from 'knex';
-import type { BatchedHoldAhead, CallBatches } from './call-batches.ts';
-import { callRow, recordCall, type CallRecord } from './calls.ts';
+import type { CallBatches } from './call-batches.ts';
+import { recordCall, type CallRecord } from './calls.ts';
+import type { LeaseHolder } from './leases.ts';
+import { callRow } from './rows.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
-import { findHold, findSettlement, hold, writeCapture, writeRelease, type Held, type HoldResult } from './holds.ts';
+import type { ChargeWriter, PendingHold } from './charge.ts';
+import { findHold, findSettlement, hold, writeCapture, writeRelease, type Held, type HoldResult, type Settlement } from './holds.ts';
 import { isTransient, retryTransient } from './retry.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
 /** How long settling (and writing the call log) keeps retrying before leaving the hold to the reconciler. */
 export const SETTLE_RETRY_MS = 30_000;
+
+/**
+ * How long a call whose capture may have committed (its answer lost) keeps trying to find out before
+ * it answers 503: a client must not be told "not charged" for a call it paid for, so this waits out
+ * a database restart. Only calls whose capture's answer was lost wait this long.
+ */
+export const IN_DOUBT_RETRY_MS = 60_000;
+
+/**
+ * How long the row of a call that settles nothing (free, refused, failed before its hold) is retried
+ * after the answer: nobody waits for it but a shutdown (bounded by its grace period), and without it
+ * a 200 would have no row after a database outage longer than SETTLE_RETRY_MS.
+ */
+export const CALL_ROW_RETRY_MS = 5 * 60_000;
 
 export interface HoldOptions {
   /** How long the call may wait for its hold, in milliseconds; then it is refused as busy, not charged. */
@@ -35,6 +52,8 @@ export interface HoldOptions {
   gate?: LedgerGate;
   /** The group commit of the call path; without it each hold is a transaction of its own. */
   batches?: CallBatches;
+  /** The lease of this process, named by its holds (leases.ts). */
+  lease?: LeaseHolder;
 }
 
 export interface SettleOptions {
@@ -63,17 +82,13 @@ export async function holdForCall(db: Knex, held: Held, options: HoldOptions): P
   }
 }
 
-/** A hold taken while the call's work already runs (see CallBatches.holdAhead). */
-export interface HeldAhead {
-  /**
-   * As holdForCall's result; `captured` when the capture and the call row were written with the
-   * hold. When the batch failed, the hold is taken one by one as holdForCall does, and is never
-   * `captured`: the caller then settles it one by one (settleCall without batches).
-   */
-  outcome: Promise<HoldResult & { captured: boolean }>;
-  /** As the batch's (CallBatches.holdAhead): the capture and call row join the hold's batch if it has not started (true). */
-  captureWithHold: BatchedHoldAhead['captureWithHold'];
-}
+/**
+ * A hold taken while the call's work already runs (see CallBatches.holdAhead). Its `outcome` is as
+ * holdForCall's result, `captured` when the capture and the call row were written with the hold.
+ * When the batch failed, the hold is taken one by one as holdForCall does, and is never `captured`:
+ * the caller then settles it one by one (settleCall without batches).
+ */
+export type HeldAhead = PendingHold;
 
 /**
  * Holds the call's credits (a price above 0) in the account's next batch and returns at once, so
@@ -85,11 +100,26 @@ export function holdAhead(db: Knex, held: Held, options: HoldOptions & { batches
   requireSafeInteger(held.credits, 'credits', 1);
   const deadline = Date.now() + options.waitMs;
   const ahead = options.batches.holdAhead(held);
+  let batchMayHaveCommitted = false;
   const outcome = ahead.outcome.catch(async (error: unknown) => {
     if (error instanceof LedgerError && error.code === 'busy') throw error;
+    batchMayHaveCommitted = answerLost(error);
     return { ...(await holdOneByOne(db, held, options, deadline, true)), captured: false };
   });
-  return { outcome, captureWithHold: ahead.captureWithHold };
+  return { outcome, captureWithHold: ahead.captureWithHold, batchMayHaveCommitted: () => batchMayHaveCommitted };
+}
+
+/**
+ * A failure after which the batch may have committed all the same: its connection was lost or killed
+ * without an answer (the COMMIT may have run). Any answer from the database (a deadlock, a lock wait
+ * or statement timeout, a busy SQLite file, a refused connection) means nothing was committed.
+ */
+function answerLost(error: unknown): boolean {
+  const { code, errno, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; errno?: unknown; message?: unknown };
+  if (typeof code === 'string' && ['PROTOCOL_CONNECTION_LOST', 'ECONNRESET', 'EPIPE'].includes(code)) return true;
+  // CR_SERVER_GONE_ERROR, CR_SERVER_LOST, ER_CONNECTION_KILLED (MariaDB), ER_SERVER_SHUTDOWN
+  if (typeof errno === 'number' && [2006, 2013, 1927, 1053].includes(errno)) return true;
+  return typeof message === 'string' && /closed state|connection lost|connection was killed|server has gone away|Connection terminated/i.test(message);
 }
 
 /** Holds in a transaction of the call's own, retried until `deadline`; after a failed batch, first looks for what it wrote. */
@@ -103,7 +133,7 @@ async function holdOneByOne(db: Knex, held: Held, options: HoldOptions, deadline
       const earlierMayHaveCommitted = batchFailed || attempt > 1;
       if (earlierMayHaveCommitted && (await findHold(db, held.callId))) return { ok: true };
       try {
-        const result = await hold(db, held);
+        const result = await hold(db, { ...held, leaseId: options.lease?.id });
         if (!result.ok && earlierMayHaveCommitted && (await findHold(db, held.callId))) return { ok: true };
         return result;
       } catch (error) {
@@ -141,20 +171,40 @@ export async function settleCall(db: Knex, held: Held, call: CallRecord, succeed
     await recordCallReliably(db, { ...call, credits: 0 }, { earlierMayHaveCommitted: batchFailed });
     return 0;
   }
-  return retryTransient(Date.now() + SETTLE_RETRY_MS, () =>
-    db.transaction(async (trx) => {
-      const mine = succeeded ? await writeCapture(trx, held) : await writeRelease(trx, held);
-      const outcome = mine ? (succeeded ? 'capture' : 'release') : await findSettlement(trx, held.callId);
-      if (outcome === undefined) throw new Error(`call "${held.callId}" was neither captured nor released`);
-      const credits = outcome === 'capture' ? held.credits : 0;
-      // An earlier attempt may have written the row already (its COMMIT's answer was lost).
-      await trx('calls')
-        .insert(callRow({ ...call, credits }))
+  return retryTransient(Date.now() + SETTLE_RETRY_MS, () => db.transaction((trx) => settleInTransaction(trx, held, call, succeeded)));
+}
+
+/** The settlement of `held` and the call row, in `trx`; the credits charged (what an earlier attempt or the reconciler did counts). */
+async function settleInTransaction(trx: Knex.Transaction, held: Held, call: CallRecord, succeeded: boolean): Promise<number> {
+  const mine = succeeded ? await writeCapture(trx, held) : await writeRelease(trx, held);
+  const outcome = mine ? (succeeded ? 'capture' : 'release') : await findSettlement(trx, held.callId);
+  if (outcome === undefined) throw new Error(`call "${held.callId}" was neither captured nor released`);
+  const credits = outcome === 'capture' ? held.credits : 0;
+  // An earlier attempt may have written the row already (its COMMIT's answer was lost).
+  await trx('calls')
+    .insert(callRow({ ...call, credits }))
+    .onConflict('call_id')
+    .ignore();
+  return credits;
+}
+
+/**
+ * Releases the hold of a call whose hold or capture has an unknown outcome (retried), with its call
+ * row: how the hold ended up settled — a capture that did commit is found and reported, and its row
+ * kept — or undefined when the call holds nothing (then only the row is written).
+ */
+export async function releaseInDoubt(db: Knex, held: Held, call: CallRecord): Promise<Settlement | undefined> {
+  return retryTransient(Date.now() + IN_DOUBT_RETRY_MS, async () => {
+    if (!(await findHold(db, held.callId))) {
+      await db('calls')
+        .insert(callRow({ ...call, credits: 0 }))
         .onConflict('call_id')
         .ignore();
-      return credits;
-    }),
-  );
+      return undefined;
+    }
+    const credits = await db.transaction((trx) => settleInTransaction(trx, held, call, false));
+    return credits > 0 ? 'capture' : 'release';
+  });
 }
 
 /**
@@ -164,7 +214,7 @@ export async function settleCall(db: Knex, held: Held, call: CallRecord, succeed
 export async function recordCallReliably(
   db: Knex,
   call: CallRecord,
-  options: { earlierMayHaveCommitted?: boolean; batches?: CallBatches } = {},
+  options: { earlierMayHaveCommitted?: boolean; batches?: CallBatches; retryMs?: number } = {},
 ): Promise<void> {
   let earlierMayHaveCommitted = options.earlierMayHaveCommitted;
   if (options.batches) {
@@ -174,7 +224,7 @@ export async function recordCallReliably(
       earlierMayHaveCommitted = true;
     }
   }
-  await retryTransient(Date.now() + SETTLE_RETRY_MS, async (attempt) => {
+  await retryTransient(Date.now() + (options.retryMs ?? SETTLE_RETRY_MS), async (attempt) => {
     try {
       await recordCall(db, call);
     } catch (error) {
@@ -191,4 +241,47 @@ export async function releaseIfHeld(db: Knex, callId: string): Promise<number> {
     if (!held) return 0;
     return (await db.transaction((trx) => writeRelease(trx, held))) ? held.credits : 0;
   });
+}
+
+/**
+ * The call path's ledger writes (CallCharge's writer): the first attempt of a hold, a capture and a
+ * settled-nothing call row joins the account's group commit (call-batches.ts); when that batch fails,
+ * the call goes on one by one (holdOneByOne, settleCall, recordCallReliably above), which first looks
+ * for what the failed batch may have committed. Releases always go one by one.
+ */
+export class CallLedger implements ChargeWriter {
+  constructor(
+    private readonly db: Knex,
+    private readonly batches: CallBatches,
+    private readonly options: { gate?: LedgerGate; lease?: LeaseHolder } = {},
+  ) {}
+
+  hold(held: Held, waitMs: number): PendingHold {
+    return holdAhead(this.db, held, { waitMs, gate: this.options.gate, lease: this.options.lease, batches: this.batches });
+  }
+
+  async capture(held: Held, call: CallRecord, options: { mayBeCaptured: boolean }): Promise<{ settlement: Settlement; balance?: number }> {
+    let balance: number | undefined;
+    const credits = await settleCall(this.db, held, call, true, {
+      batches: options.mayBeCaptured ? undefined : this.batches,
+      onBalance: (read) => (balance = read),
+    });
+    return { settlement: credits > 0 ? 'capture' : 'release', balance };
+  }
+
+  async release(held: Held, call: CallRecord): Promise<Settlement> {
+    return (await settleCall(this.db, held, call, false)) > 0 ? 'capture' : 'release';
+  }
+
+  releaseInDoubt(held: Held, call: CallRecord): Promise<Settlement | undefined> {
+    return releaseInDoubt(this.db, held, call);
+  }
+
+  recordCall(call: CallRecord): Promise<void> {
+    return recordCallReliably(this.db, call, { batches: this.batches, retryMs: CALL_ROW_RETRY_MS });
+  }
+
+  balance(accountId: string, since: number): Promise<number> {
+    return this.batches.balance(accountId, since);
+  }
 }

@@ -14,7 +14,7 @@ import type { FigureRenderer } from '../figures/renderer.ts';
 import { attachFigureRunner, fileHandler } from '../figures/server.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { createHandlers } from '../tools/handlers.ts';
-import { CallBatches, HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate } from '../ledger/index.ts';
+import { CallBatches, HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, LedgerGate, type LeaseHolder } from '../ledger/index.ts';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/client.ts';
 import { openSharedUpstreamState } from './upstream-state.ts';
 import { budgetRows } from '../upstream/status.ts';
@@ -52,6 +52,8 @@ export interface AppDependencies {
   figureRenderer?: FigureRenderer;
   /** Check every JSON answer against generated/openapi.json (a mismatch becomes a 500); on under NODE_ENV=test. */
   validateResponses?: boolean;
+  /** This process's lease (ledger/leases.ts), named by its calls' holds; without one, they are released only on HOLD_TIMEOUT_MS. */
+  lease?: LeaseHolder;
 }
 
 export async function createApp({
@@ -63,6 +65,7 @@ export async function createApp({
   upstream,
   figureRenderer,
   validateResponses = process.env.NODE_ENV === 'test',
+  lease,
 }: AppDependencies): Promise<Express> {
   const app = express();
   // First, so that what is attached to app.listen below (the figure runner) wraps this server.
@@ -109,10 +112,10 @@ export async function createApp({
 
   // The pool's other connections stay free for other accounts, free calls and /readyz.
   const gate = new LedgerGate(HOLDS_PER_ACCOUNT, HOLDS_IN_ALL);
-  const batches = new CallBatches(db, { gate, waitMs: config.chargeWaitMs });
+  const batches = new CallBatches(db, { gate, waitMs: config.chargeWaitMs, lease });
   const inFlight = new InFlight();
   app.locals.inFlight = inFlight;
-  const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, batches, inFlight };
+  const services: ToolCallServices = { db, config, logger, limits, upstream, figures, routes: buildRouteTable(handlers), gate, batches, inFlight, lease };
   // Tool calls first, so that they do not pass through every router below (the hot path).
   const runToolCall = createToolCallRunner(services);
   const callTool = toolCallHandler({ db, limits, keys, runToolCall, validateRequest: createRequestValidator(openapi) });

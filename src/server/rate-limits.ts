@@ -6,7 +6,7 @@
  *    database: on SQLite one UPSERT statement for the requests of a key that arrive together
  *    (SQLite runs one writer at a time, so processes sharing the file count exactly), on MySQL one
  *    consume of rate-limiter-flexible's store over our pool for them; while much of a key's window
- *    is left, a count also takes a few counts ahead for this process (see SPARE_SHARE), so most calls
+ *    is left, a count also leases a few counts to this process (see LEASE_SHARE), so most calls
  *    of a busy key cost no round trip at all;
  *  - per account: RATE_LIMIT_ACCOUNT_PER_MINUTE requests per minute with all of its keys together
  *    (by default 10 times the per-key limit; 0 switches it off), counted the same way in the same
@@ -33,8 +33,8 @@ import {
 } from 'rate-limiter-flexible';
 import { ACCOUNT_RATE_FACTOR } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { GroupCommit } from '../ledger/group-commit.ts';
-import { engineOf, runStatement } from '../ledger/statements.ts';
+import { GroupCommit } from '../database/group-commit.ts';
+import { engineOf, runStatement } from '../database/statements.ts';
 import { metrics } from '../metrics.ts';
 
 const WINDOW_SECONDS = 60;
@@ -147,48 +147,48 @@ const KEY_CREATION_PREFIX = 'key-creation';
 const HOUR_SECONDS = 3600;
 
 /**
- * Counts a process takes ahead for a key while much of the window is left (a lease): at most
- * 1/SPARE_SHARE of what the last count left, at most MAX_SPARES. The process then admits that many
+ * Counts a process leases for a key while much of the window is left: counted in the shared store
+ * with the key's next count, at most 1/LEASE_SHARE of what the last count left, at most MAX_LEASED. The process then admits that many
  * more calls of the key without a round trip; every admitted call was counted in the shared store, so
  * processes together still never admit more than the limit. What a process holds when its calls of
  * the key stop is lost for the window (at most 1 % of what its previous count left); with a
- * limit under SPARE_SHARE nothing is taken ahead and every call is counted in the store.
+ * limit under LEASE_SHARE nothing is leased and every call is counted in the store.
  */
-const SPARE_SHARE = 100;
-const MAX_SPARES = 100;
-/** Keys whose spares a process remembers before it forgets those of windows that have passed (at most once a second). */
+const LEASE_SHARE = 100;
+const MAX_LEASED = 100;
+/** Keys whose leased counts a process remembers before it forgets those of windows that have passed (at most once a second). */
 const REMEMBERED_KEYS = 10_000;
 
-/** Per key, the counts this process took ahead and has not used yet. */
-class KeySpares {
+/** Per key, the counts this process leased and has not used yet. */
+class LeasedCounts {
   private readonly byKey = new Map<string, { left: number; remaining: number; until: number }>();
   private lastForgotten = 0;
 
   /**
-   * Uses one of the key's spares, if the process holds one in a window that has not ended: the
-   * result a count would have given (what is left counts the spares still held).
+   * Uses one of the key's leased counts, if the process holds one in a window that has not ended:
+   * the result a count would have given (what is left counts the leased ones still held).
    */
-  takeOne(keyId: string, perMinute: number): RateLimiterRes | undefined {
-    const spares = this.byKey.get(keyId);
+  useLeased(keyId: string, perMinute: number): RateLimiterRes | undefined {
+    const leased = this.byKey.get(keyId);
     const now = Date.now();
-    if (!spares || spares.left === 0 || spares.until <= now) return undefined;
-    spares.left -= 1;
-    const remaining = spares.remaining + spares.left;
-    return new RateLimiterRes(remaining, spares.until - now, perMinute - remaining, false);
+    if (!leased || leased.left === 0 || leased.until <= now) return undefined;
+    leased.left -= 1;
+    const remaining = leased.remaining + leased.left;
+    return new RateLimiterRes(remaining, leased.until - now, perMinute - remaining, false);
   }
 
-  /** How many counts to take ahead with the key's next count: 1/SPARE_SHARE of what its last count left, at most MAX_SPARES. */
-  aheadFor(keyId: string): number {
+  /** How many counts to lease with the key's next count: 1/LEASE_SHARE of what its last count left, at most MAX_LEASED. */
+  leaseSizeFor(keyId: string): number {
     const known = this.byKey.get(keyId);
-    return known && known.until > Date.now() ? Math.min(MAX_SPARES, Math.floor(known.remaining / SPARE_SHARE)) : 0;
+    return known && known.until > Date.now() ? Math.min(MAX_LEASED, Math.floor(known.remaining / LEASE_SHARE)) : 0;
   }
 
   /**
-   * Keeps what a count took ahead: `remaining` is what the store's count left besides them, `until`
+   * Keeps what a count leased: `remaining` is what the store's count left besides them, `until`
    * when the window ends (by this process's clock, from when the count was sent: never later than
-   * the store's). Another count of the same window adds to the spares still held.
+   * the store's). Another count of the same window adds to the leased counts still held.
    */
-  keep(keyId: string, taken: number, remaining: number, until: number): void {
+  keepLeased(keyId: string, taken: number, remaining: number, until: number): void {
     const kept = this.byKey.get(keyId);
     if (kept && kept.until > Date.now()) {
       kept.left += taken;
@@ -197,7 +197,7 @@ class KeySpares {
     }
     if (this.byKey.size >= REMEMBERED_KEYS && Date.now() - this.lastForgotten >= 1000) {
       this.lastForgotten = Date.now();
-      for (const [key, spares] of this.byKey) if (spares.until <= this.lastForgotten) this.byKey.delete(key);
+      for (const [key, leased] of this.byKey) if (leased.until <= this.lastForgotten) this.byKey.delete(key);
     }
     this.byKey.set(keyId, { left: taken, remaining, until });
   }
@@ -205,20 +205,20 @@ class KeySpares {
 
 /**
  * Counts the requests of one key that arrive together with one write (group-commit.ts): `count`
- * adds their number (and the spares taken ahead) to the key's window and says the window's total
+ * adds their number (and the counts leased with them) to the key's window and says the window's total
  * after it; each request is then numbered in arrival order, and those numbered past the limit are
  * refused. Two processes counting the same key never admit more than the limit together: every
  * write adds to the one shared total, and a call is admitted only on a count of its own or on one
- * its process took ahead.
+ * its process leased.
  */
 function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: number) => Promise<{ total: number; msBeforeNext: number }>): KeyCounter {
-  const spares = new KeySpares();
+  const leases = new LeasedCounts();
   const counts = new GroupCommit<null, RateLimiterRes>(async (keyId, requests) => {
     const sentAt = Date.now();
-    const ahead = spares.aheadFor(keyId);
-    const { total, msBeforeNext } = await count(keyId, requests.length + ahead);
-    const before = total - requests.length - ahead;
-    spares.keep(keyId, Math.max(0, Math.min(ahead, perMinute - before - requests.length)), Math.max(0, perMinute - total), sentAt + msBeforeNext);
+    const leasing = leases.leaseSizeFor(keyId);
+    const { total, msBeforeNext } = await count(keyId, requests.length + leasing);
+    const before = total - requests.length - leasing;
+    leases.keepLeased(keyId, Math.max(0, Math.min(leasing, perMinute - before - requests.length)), Math.max(0, perMinute - total), sentAt + msBeforeNext);
     return requests.map((_, index) => {
       const points = before + index + 1;
       return new RateLimiterRes(Math.max(0, perMinute - points), msBeforeNext, points, points === 1);
@@ -226,8 +226,8 @@ function groupedKeyCounter(perMinute: number, count: (keyId: string, requests: n
   });
   return {
     async consume(keyId) {
-      const spare = spares.takeOne(String(keyId), perMinute);
-      if (spare) return spare;
+      const leased = leases.useLeased(String(keyId), perMinute);
+      if (leased) return leased;
       const counted = await counts.submit(String(keyId), null);
       if (counted.consumedPoints > perMinute) throw counted;
       return counted;

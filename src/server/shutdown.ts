@@ -8,7 +8,7 @@ import type { Express } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { FigureJobRunner } from '../figures/runner.ts';
-import { releaseIfHeld, type HoldReconciler } from '../ledger/index.ts';
+import { releaseIfHeld, type HoldReconciler, type ProcessLease } from '../ledger/index.ts';
 import type { InFlight } from './in-flight.ts';
 
 export interface ShutdownParts {
@@ -16,11 +16,12 @@ export interface ShutdownParts {
   app: Express;
   db: Knex;
   reconciler: HoldReconciler;
+  lease?: ProcessLease;
   graceMs: number;
   logger: Logger;
 }
 
-export async function shutDown({ server, app, db, reconciler, graceMs, logger }: ShutdownParts): Promise<void> {
+export async function shutDown({ server, app, db, reconciler, lease, graceMs, logger }: ShutdownParts): Promise<void> {
   const deadline = Date.now() + graceMs;
   const inFlight = app.locals.inFlight as InFlight;
   server.close();
@@ -35,6 +36,8 @@ export async function shutDown({ server, app, db, reconciler, graceMs, logger }:
       logger.error({ err: error, call_id: held.callId }, 'could not release the credits of a call cut off by the shutdown; the reconciler will'),
     );
   }
+  // What could not be released here is any other process's to release at once.
+  await lease?.stop().catch((error: unknown) => logger.error({ err: error }, 'could not expire the lease of this process'));
   logger.info({ abandoned_calls: abandoned.length }, 'stopped');
   server.closeAllConnections();
   await db.destroy();

@@ -11,7 +11,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { engineOf, inScriptTransaction, runStatement } from '../ledger/statements.ts';
+import { engineOf, inScriptTransaction, runStatement } from '../database/statements.ts';
 import { admits, countedSlots, type WindowCount } from '../upstream/budget-windows.ts';
 import { RedisUpstreamState } from '../upstream/shared-state/redis.ts';
 import type { BreakerChange, CountedWindow, SharedUpstreamState, SourceFailure, SourceStatus } from '../upstream/shared-state/types.ts';

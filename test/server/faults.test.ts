@@ -131,6 +131,38 @@ describeOnEachEngine(
       }
     });
 
+    it('a server killed with 20 charged calls in flight beside another: with default settings, the other releases each of those holds within 30 s', async function () {
+      this.timeout(90_000);
+      const upstream = await startSilentUpstream();
+      try {
+        // Default lease and hold timeouts: only the upstream is told to hang.
+        const env = { SOURCE_USGS_EARTHQUAKES_URL: upstream.url, SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000' };
+        const [first] = await Promise.all([start(env), start(env)]);
+        const caller = await newCaller(engine.db, 30);
+        const answers = Array.from({ length: 20 }, () =>
+          call(first!.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: {} }).catch((error: Error) => error),
+        );
+        while ((await holdsOf(engine.db, caller.accountId)).length < 20) await sleep(50);
+        await first!.kill('SIGKILL');
+        const killedAt = Date.now();
+        await Promise.all(answers);
+        const bound = killedAt + 30_000;
+        let holds = await holdsOf(engine.db, caller.accountId);
+        while (holds.some((held) => held.settlements.length === 0) && Date.now() < bound) {
+          await sleep(200);
+          holds = await holdsOf(engine.db, caller.accountId);
+        }
+        expect(
+          holds.filter((held) => held.settlements.join() !== 'release'),
+          'holds not released exactly once within 30 s of the kill',
+        ).to.deep.equal([]);
+        expect(holds).to.have.length(20);
+        await expectBalance(engine.db, caller.accountId, 30);
+      } finally {
+        await upstream.close();
+      }
+    });
+
     it('a clean stop waits for calls in progress up to its grace period, then releases the charge of those it cuts off', async function () {
       this.timeout(60_000);
       const upstream = await startSilentUpstream();

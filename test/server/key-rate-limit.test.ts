@@ -151,7 +151,7 @@ describeOnEachEngine('the per-key and per-account rate limits', (engine) => {
   it('in the database: with a limit of 10,000, 1,000 requests of a key one after another all pass with 9,999 down to 9,000 left, in 12 counts (each takes up to 1/100 of what is left ahead)', async function () {
     const counted = await countedLimits(10_000);
     try {
-      const keyId = uniqueKeyId('key_spares');
+      const keyId = uniqueKeyId('key_leased');
       const remaining: string[] = [];
       for (let index = 0; index < 1000; index += 1) remaining.push((await counted.limits.consumeKey(caller(keyId)))['RateLimit-Remaining']!);
       expect(remaining).to.deep.equal(Array.from({ length: 1000 }, (_, index) => String(9999 - index)));
@@ -162,7 +162,7 @@ describeOnEachEngine('the per-key and per-account rate limits', (engine) => {
     }
   });
 
-  it('in the database: with a limit under 100 nothing is taken ahead: 61 requests one after another are 61 counts, and the 61st gets 429', async function () {
+  it('in the database: with a limit under 100 no count is leased: 61 requests one after another are 61 counts, and the 61st gets 429', async function () {
     const counted = await countedLimits(60);
     try {
       const keyId = uniqueKeyId('key_small_limit');

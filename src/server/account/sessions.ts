@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
-import { toDate } from '../../ledger/time.ts';
+import { toDate } from '../../database/time.ts';
 import type { Owner } from './owner.ts';
 
 export interface Session extends Owner {

@@ -28,14 +28,14 @@ export interface GroupCommitOptions {
    * callers just answered submit straight away (a charged call's capture after a quick tool, its
    * hold just admitted) then joins that batch instead of waiting for it to end.
    */
-  nextBatchNextTurn?: boolean;
+  yieldBetweenBatches?: boolean;
 }
 
 export class GroupCommit<Item, Result> {
   private readonly queues = new Map<string, Array<Waiting<Item, Result>>>();
   private readonly maxBatch: number;
   private readonly gatherMs: number;
-  private readonly nextBatchNextTurn: boolean;
+  private readonly yieldBetweenBatches: boolean;
 
   constructor(
     private readonly write: BatchWriter<Item, Result>,
@@ -43,7 +43,7 @@ export class GroupCommit<Item, Result> {
   ) {
     this.maxBatch = options.maxBatch ?? MAX_BATCH;
     this.gatherMs = options.gatherMs ?? 0;
-    this.nextBatchNextTurn = options.nextBatchNextTurn ?? false;
+    this.yieldBetweenBatches = options.yieldBetweenBatches ?? false;
   }
 
   submit(key: string, item: Item): Promise<Result> {
@@ -73,7 +73,7 @@ export class GroupCommit<Item, Result> {
       } catch (error) {
         for (const waiting of batch) waiting.reject(error);
       }
-      if (this.nextBatchNextTurn && queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (this.yieldBetweenBatches && queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
     }
     this.queues.delete(key);
   }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { newCallId } from '../../src/ledger/ids.ts';
+import { newCallId } from '../../src/database/ids.ts';
 
 describe('call ids', function () {
   it('are UUIDv7s in 32 hex digits, all different across many refills of the random pool', function () {

@@ -14,6 +14,10 @@ export function newAccountId(): string {
   return `acc_${randomBase62(16)}`;
 }
 
+export function newLeaseId(): string {
+  return `lease_${randomBase62(16)}`;
+}
+
 export function newKeyId(): string {
   return `key_${randomBase62(16)}`;
 }

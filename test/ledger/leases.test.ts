@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { ProcessLease, createAccount, hold, newCallId, releaseHoldsOfExpiredLeases } from '../../src/ledger/index.ts';
+import { describeOnEachEngine } from '../support/databases.ts';
+import { expectBalance } from './ledger-assertions.ts';
+
+const logger = pino({ level: 'silent' });
+
+describeOnEachEngine(
+  'leases: the holds of a process that stopped renewing',
+  (engine) => {
+    async function kinds(callId: string): Promise<string[]> {
+      return engine.db('ledger_entries').where({ call_id: callId }).orderBy('id').pluck('kind');
+    }
+
+    it("releases the open holds of an expired lease once, leaves a live lease's holds and holds without a lease alone, and deletes the expired lease", async function () {
+      const { id } = await createAccount(engine.db, { name: 'Leases', credits: 10 });
+      const crashed = new ProcessLease(engine.db, { timeoutMs: 60_000, renewMs: 1_000, logger });
+      const alive = new ProcessLease(engine.db, { timeoutMs: 60_000, renewMs: 1_000, logger });
+      await crashed.start();
+      await alive.start();
+      const ofCrashed = { callId: newCallId(), accountId: id, credits: 2 };
+      const ofAlive = { callId: newCallId(), accountId: id, credits: 3 };
+      const withoutLease = { callId: newCallId(), accountId: id, credits: 1 };
+      await hold(engine.db, { ...ofCrashed, leaseId: crashed.id });
+      await hold(engine.db, { ...ofAlive, leaseId: alive.id });
+      await hold(engine.db, withoutLease);
+      await alive.stop().then(() =>
+        engine
+          .db('leases')
+          .where({ id: alive.id })
+          .update({ expires_at: new Date(Date.now() + 60_000) }),
+      );
+      // The crashed process stops renewing; its lease expires.
+      await engine
+        .db('leases')
+        .where({ id: crashed.id })
+        .update({ expires_at: new Date(Date.now() - 1) });
+
+      const released = await Promise.all([releaseHoldsOfExpiredLeases(engine.db, new Date()), releaseHoldsOfExpiredLeases(engine.db, new Date())]);
+      expect(released[0] + released[1]).to.equal(1);
+      expect([await kinds(ofCrashed.callId), await kinds(ofAlive.callId), await kinds(withoutLease.callId)]).to.deep.equal([
+        ['hold', 'release'],
+        ['hold'],
+        ['hold'],
+      ]);
+      expect(await engine.db('leases').whereIn('id', [crashed.id, alive.id]).pluck('id')).to.deep.equal([alive.id]);
+      await expectBalance(engine.db, id, 6);
+    });
+
+    it('a process whose lease was swept while it could not renew takes a new one at its next renewal', async function () {
+      const lease = new ProcessLease(engine.db, { timeoutMs: 60_000, renewMs: 60_000, logger });
+      await lease.start();
+      const first = lease.id;
+      await engine.db('leases').where({ id: first }).del();
+      await lease.renewAndSweep();
+      expect(lease.id).to.not.equal(first);
+      expect(await engine.db('leases').where({ id: lease.id }).pluck('id')).to.deep.equal([lease.id]);
+      await lease.stop();
+    });
+  },
+  // Sweeps every expired lease of the database.
+  { ownDatabase: true },
+);

@@ -16,7 +16,10 @@ import { call, newCaller, startServer, type TestServer } from '../support/server
 import { stubHandlers } from '../support/stub-handlers.ts';
 
 const ENTRY = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-/** DESIGN.md: a key deleted or a pack switched takes effect on every running server process within 1 second. */
+/**
+ * DESIGN.md: a key deleted or a pack switched takes effect on every running server process within 1
+ * second. The key cache's own bound (KEY_CACHE_MS) is proven with a fake clock in key-cache.test.ts.
+ */
 const STATED_BOUND_MS = 1000;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const today = (): string => new Date().toISOString().slice(0, 10);

@@ -186,8 +186,12 @@ export const sources = {
     },
     cacheTtlS: 86400,
     budget: {
-      documented: 'bls.gov/developers (API FAQs and signatures v2): 500 queries a day with a registration key, 25 without; one query spans at most 20 years with a key, 10 without, so each year-window is a query; over the quota BLS answers HTTP 200 with status REQUEST_NOT_PROCESSED and a "daily threshold" message; when its day starts is not published, so the count is over the last 24 hours',
+      documented: 'bls.gov/developers (API FAQs and signatures v2): 500 queries a day with a registration key, 25 without; one query spans at most 20 years with a key, 10 without, so each year-window is a query; over the quota BLS answers HTTP 200 with status REQUEST_NOT_PROCESSED and a "daily threshold" message; when its day starts is not published, so the count is over the last 24 hours; the LABSTAT series lists (download.bls.gov/pub/time.series) are files, not API queries',
       unit: 'requests',
+      kinds: {
+        catalogue: 0,
+        query: 1,
+      },
       windows: [
         {
           per: 'day',
@@ -202,7 +206,7 @@ export const sources = {
         window: 'day',
       },
     },
-    note: 'daily quota: 25 queries/day without registrationkey, 500/day with (cache hard); errors and over-quota come back as HTTP 200 with status REQUEST_NOT_PROCESSED; no search endpoint (curated series list needed); values are strings',
+    note: 'daily quota: 25 queries/day without registrationkey, 500/day with (cache hard); errors and over-quota come back as HTTP 200 with status REQUEST_NOT_PROCESSED; no search endpoint; values are strings; find_series searches the LABSTAT series lists (download.bls.gov/pub/time.series/<survey>/<survey>.series, tab-separated), which answer 403 without a User-Agent naming a contact (CONTACT_EMAIL)',
   },
   census: {
     id: 'census',
@@ -770,7 +774,7 @@ export const sources = {
   nsf: {
     id: 'nsf',
     title: 'NSF Award Search',
-    baseUrl: 'https://www.research.gov/awardapi-service/v1',
+    baseUrl: 'https://api.nsf.gov/services/v1',
     docsUrl: 'https://resources.research.gov/common/webapi/awardapisearch-v1.htm',
     license: 'public domain (US government)',
     attribution: 'Source: National Science Foundation Award Search',
@@ -782,7 +786,7 @@ export const sources = {
       concurrency: 2,
     },
     cacheTtlS: 86400,
-    note: 'moved from api.nsf.gov/services/v1 to the research.gov award API; max 25 per page and no total count (page until a short page); all values are strings, dates mm/dd/yyyy; weekend maintenance downtime',
+    note: 'the host NSF documents (resources.research.gov awardapisearch-v1: GET api.nsf.gov/services/v1/awards.{format}) and the one the real recordings asked; a third-party client moved to www.research.gov/awardapi-service/v1 in 2023, which NSF does not document (SOURCE_NSF_URL can point there); max 25 per page and no total count (page until a short page); all values are strings, dates mm/dd/yyyy; weekend maintenance downtime',
   },
   oecd: {
     id: 'oecd',

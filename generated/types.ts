@@ -14,6 +14,7 @@ export type SourceId = 'alphafold' | 'arxiv' | 'bls' | 'census' | 'chebi' | 'che
 
 /** Per source whose budget declares request kinds, the kinds its connector tags requests with (tools.yaml `budget.kinds`). */
 export interface RequestKinds {
+  bls: 'catalogue' | 'query';
   oecd: 'data' | 'structure';
   openalex: 'list' | 'search' | 'singleton';
 }

@@ -28,7 +28,7 @@ export const settings = {
   },
   contactEmail: {
     variable: 'CONTACT_EMAIL',
-    doc: 'contact address sent to polite-pool sources (OpenAlex, Crossref, NCBI, Unpaywall)',
+    doc: 'contact address sent to polite-pool sources (OpenAlex, Crossref, NCBI, Unpaywall) and in the User-Agent (BLS refuses its series lists to clients without one)',
     default: undefined,
   },
   rateLimitPerMinute: {

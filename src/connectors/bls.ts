@@ -3,14 +3,24 @@
  * `GET /timeseries/data/{id}?startyear&endyear` (the key, optional, raises the limits and adds the
  * catalog). Errors come back with HTTP 200: `status` other than REQUEST_SUCCEEDED, or a message
  * "Series does not exist". Values are strings ("-" = unavailable); rows are newest first. The API has
- * no search, so find_series searches a short list of much-used series kept here.
+ * no search: find_series searches LABSTAT's series lists (./bls-catalogue.ts), with the much-used
+ * series kept here weighing more; when the lists cannot be read, BLS is a failed source.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
-import { bestMatches } from '../statistics/matching.ts';
+import { blsCatalogue, CATALOGUE_SURVEYS, type CatalogueSeries } from './bls-catalogue.ts';
 import { frequencyOfPeriod, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import type { Candidates, FetchedSeries, Frequency, Observation, SeriesFacts, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+import {
+  notApplicable,
+  type Candidates,
+  type FetchedSeries,
+  type Frequency,
+  type Observation,
+  type SeriesFacts,
+  type SeriesRequest,
+  type SeriesSearch,
+} from '../statistics/series.ts';
 import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'bls' as const;
@@ -158,11 +168,37 @@ function factsOf(known: KnownSeries): SeriesFacts {
   };
 }
 
-/** BLS covers the United States only: another named country gives no candidates. */
-export async function searchSeries(_upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
-  const retrievedAt = new Date().toISOString();
-  if (search.country && search.country.iso2 !== 'US') return { candidates: [], retrievedAt };
-  return { candidates: bestMatches(KNOWN_SERIES, (known) => known.title, search.words, search.limit).map(factsOf), retrievedAt };
+/** Much-used series weigh this much more than others of the same match. */
+export const KNOWN_SERIES_BOOST = 2;
+const boosts: ReadonlyMap<string, number> = new Map(KNOWN_SERIES.map((known) => [known.id, KNOWN_SERIES_BOOST]));
+
+const SEASONAL: Record<string, string> = { S: 'Seasonally Adjusted', U: 'Not Seasonally Adjusted' };
+
+/** A catalogue line → candidate facts; a much-used series keeps its units. */
+export function factsOfCatalogue(series: CatalogueSeries): SeriesFacts {
+  const known = KNOWN_SERIES.find((candidate) => candidate.id === series.id);
+  const [start, end] = [series.begin, series.end].map((span) => (span ? periodOf(span[0], span[1])?.period : undefined));
+  return {
+    seriesId: formatSeriesId(SOURCE, series.id),
+    title: series.title,
+    units: known?.units,
+    frequency: series.frequency,
+    seasonalAdjustment: series.seasonal ? SEASONAL[series.seasonal] : undefined,
+    geography: 'United States',
+    countryCode: 'USA',
+    dataset: CATALOGUE_SURVEYS[series.survey],
+    start,
+    end,
+    url: seriesUrl(series.id),
+  };
+}
+
+/** BLS covers the United States only: another named country gives no candidates (and reads no catalogue). */
+export async function searchSeries(upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
+  if (search.country && search.country.iso2 !== 'US') return notApplicable();
+  const catalogue = await blsCatalogue(upstream, boosts);
+  const matches = catalogue.index.find(search.topic, search.limit);
+  return { candidates: matches.map((match) => factsOfCatalogue(catalogue.seriesOf(match.id)!)), retrievedAt: catalogue.retrievedAt };
 }
 
 /** Year windows the API accepts in one request, covering [start, end]. */
@@ -191,6 +227,7 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
         SOURCE,
         {
           path: path`/timeseries/data/${request.id}`,
+          kind: 'query',
           searchParams: { startyear: from, endyear: to, catalog: hasKey ? 'true' : undefined },
           key: { query: 'registrationkey' },
         },

@@ -4,14 +4,24 @@
  * The key is required since 2026-05-12; a missing or bad key answers an HTML page with status 200.
  * Answers are arrays of string arrays (header row first); ACS-style fill values such as -666666666
  * mean "no estimate". Ids are `census:<dataset path>/<variable>` with optional `?state=<FIPS>` and
- * `&county=<FIPS>`; the API has no search, so find_series searches the series listed here.
+ * `&county=<FIPS>`. The API has no search: find_series searches the dataset catalogue and the
+ * matching datasets' variables (./census-catalogue.ts), the series listed here weighing more; when
+ * the catalogue cannot be read, Census is a failed source.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
-import { bestMatches } from '../statistics/matching.ts';
+import { searchVariables as searchCatalogue } from './census-catalogue.ts';
 import { observationsFrom, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import type { Candidates, FetchedSeries, Frequency, SeriesFacts, SeriesRequest, SeriesSearch } from '../statistics/series.ts';
+import {
+  notApplicable,
+  type Candidates,
+  type FetchedSeries,
+  type Frequency,
+  type SeriesFacts,
+  type SeriesRequest,
+  type SeriesSearch,
+} from '../statistics/series.ts';
 
 export const SOURCE = 'census' as const;
 
@@ -87,11 +97,30 @@ function factsOf(known: KnownSeries): SeriesFacts {
   };
 }
 
-/** The Census Bureau covers the United States only: another named country gives no candidates. */
-export async function searchVariables(_upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
-  const retrievedAt = new Date().toISOString();
-  if (search.country && search.country.iso2 !== 'US') return { candidates: [], retrievedAt };
-  return { candidates: bestMatches(KNOWN_SERIES, (known) => `${known.title} ${known.datasetTitle}`, search.words, search.limit).map(factsOf), retrievedAt };
+/** Much-used series weigh this much more than others of the same match. */
+export const KNOWN_SERIES_BOOST = 2;
+const boosts: ReadonlyMap<string, number> = new Map(KNOWN_SERIES.map((known) => [`${known.dataset}/${known.variable}`, KNOWN_SERIES_BOOST]));
+
+/** The Census Bureau covers the United States only: another named country gives no candidates (and reads no catalogue). */
+export async function searchVariables(upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
+  if (search.country && search.country.iso2 !== 'US') return notApplicable();
+  const { matches, retrievedAt } = await searchCatalogue(upstream, search.topic, search.limit, boosts);
+  return {
+    candidates: matches.map(({ dataset, variable }) => {
+      const known = KNOWN_SERIES.find((series) => series.dataset === dataset.path && series.variable === variable.name);
+      if (known) return factsOf(known);
+      return {
+        seriesId: formatSeriesId(SOURCE, `${dataset.path}/${variable.name}`),
+        title: `${variable.label}, United States`,
+        description: variable.concept,
+        geography: 'United States',
+        countryCode: 'USA',
+        dataset: dataset.title,
+        url: datasetUrl(dataset.path),
+      };
+    }),
+    retrievedAt,
+  };
 }
 
 /** The `for`/`in` geography predicates of the id's dimensions: the nation, a state, or a county in a state. */

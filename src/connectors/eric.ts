@@ -1,6 +1,8 @@
 /**
  * ERIC (Education Resources Information Center): one Solr search endpoint, `?search=…&format=json`.
  * The year range is pushed down as `publicationdateyear:[a TO b]` and full text as `e_fulltextauth:1`.
+ * `fields=` names every field read here: without it the answer leaves some out (`source`,
+ * `e_fulltextauth`), so a journal or the full-text flag would go missing.
  */
 import type { Paper } from '../literature/paper.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -41,6 +43,9 @@ export function parseSearch(body: unknown): { total?: number; papers: Paper[] } 
   return { total: typeof response.numFound === 'number' ? response.numFound : undefined, papers };
 }
 
+/** The fields parseSearch reads, asked for by name. */
+export const FIELDS = ['id', 'title', 'author', 'publicationdateyear', 'source', 'publicationtype', 'publisher', 'description', 'e_fulltextauth'] as const;
+
 export interface RecordSearch {
   query: string;
   yearFrom?: number;
@@ -53,6 +58,9 @@ export async function searchRecords(upstream: UpstreamClient, search: RecordSear
   let query = `(${search.query})`;
   if (search.yearFrom !== undefined || search.yearTo !== undefined) query += ` AND publicationdateyear:[${search.yearFrom ?? '*'} TO ${search.yearTo ?? '*'}]`;
   if (search.openAccessOnly) query += ' AND e_fulltextauth:1';
-  const answer = await upstream.getJson(SOURCE, { path: '/', searchParams: { search: query, format: 'json', start: 0, rows: Math.min(100, search.limit) } });
+  const answer = await upstream.getJson(SOURCE, {
+    path: '/',
+    searchParams: { search: query, fields: FIELDS.join(','), format: 'json', start: 0, rows: Math.min(100, search.limit) },
+  });
   return { papers: parseSearch(answer.body).papers, retrievedAt: answer.retrievedAt };
 }

@@ -9,7 +9,7 @@ import JSONstat, { type JsonStatDataset } from 'jsonstat-toolkit';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { countryOf, type Country } from '../statistics/countries.ts';
-import { bestMatches } from '../statistics/matching.ts';
+import { bestOfWhole } from '../statistics/catalogues.ts';
 import { frequencyOf, normalisePeriod, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import { pickedNote, type Candidates, type FetchedSeries, type Observation, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
@@ -69,7 +69,9 @@ export async function searchDatasets(upstream: UpstreamClient, search: SeriesSea
   const unique = [...new Map(parseToc(answer.body).map((entry) => [entry.code, entry])).values()];
   const geo = search.country ? geoOf(search.country) : undefined;
   return {
-    candidates: bestMatches(unique, (entry) => entry.title, search.words, search.limit).map((entry) => ({
+    candidates: (
+      await bestOfWhole(upstream, search, { key: `${SOURCE}:toc`, answer, items: unique, entryOf: (entry) => ({ id: entry.code, title: entry.title }) })
+    ).map((entry) => ({
       seriesId: formatSeriesId(SOURCE, entry.code, { geo }),
       title: entry.title,
       geography: search.country?.name,

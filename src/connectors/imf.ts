@@ -11,11 +11,20 @@ import { sources } from '../../generated/tools.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { countryOf } from '../statistics/countries.ts';
-import { bestMatches } from '../statistics/matching.ts';
+import { bestOfWhole } from '../statistics/catalogues.ts';
 import { endDate, frequencyOf, observationsFrom, startDate, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { pickSeries, readSdmxXml } from '../statistics/sdmx.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import { optional, pickedNote, type Candidates, type FetchedSeries, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
+import {
+  notApplicable,
+  optional,
+  pickedNote,
+  type Candidates,
+  type FetchedSeries,
+  type Series,
+  type SeriesRequest,
+  type SeriesSearch,
+} from '../statistics/series.ts';
 import { path } from '../upstream/path.ts';
 
 export const SOURCE = 'imf' as const;
@@ -64,12 +73,19 @@ export function parseValues(body: unknown, code: string, area: string) {
 const isSdmxId = (id: string) => id.includes('/');
 
 export async function searchIndicators(upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
-  const answer = await upstream.getJson(SOURCE, { baseUrl: dataMapperBase(upstream), path: `${DATAMAPPER_PATH}/indicators` });
   // DataMapper values are per country: without a country in the query there is nothing definite to offer.
   const country = search.country;
-  if (!country) return { candidates: [], retrievedAt: answer.retrievedAt };
+  if (!country) return notApplicable();
+  const answer = await upstream.getJson(SOURCE, { baseUrl: dataMapperBase(upstream), path: `${DATAMAPPER_PATH}/indicators` });
   return {
-    candidates: bestMatches(parseIndicators(answer.body), (indicator) => indicator.label, search.words, search.limit).map((indicator) => ({
+    candidates: (
+      await bestOfWhole(upstream, search, {
+        key: `${SOURCE}:indicators`,
+        answer,
+        items: parseIndicators(answer.body),
+        entryOf: (indicator) => ({ id: indicator.code, title: indicator.label }),
+      })
+    ).map((indicator) => ({
       seriesId: formatSeriesId(SOURCE, indicator.code, { country: country.iso3 }),
       title: `${indicator.label}, ${country.name}`,
       description: indicator.description,
@@ -144,6 +160,18 @@ export function seriesFromSdmx(xml: string, request: Pick<SeriesRequest, 'id' | 
   };
 }
 
+/**
+ * The SDMX 3.0 time filter as the recorded working request sends it: the brackets encoded, the
+ * `ge:`/`le:` operators and the `+` between them literal (`c%5BTIME_PERIOD%5D=ge:2023-01-01+le:2024-02-01`).
+ * The dates are the normalised start and end, so nothing else can reach the query.
+ */
+export function timeFilter(start: string | undefined, end: string | undefined): string | undefined {
+  const bounds = [start && `ge:${startDate(start)}`, end && `le:${endDate(end)}`].filter(Boolean);
+  if (bounds.some((bound) => !/^(ge|le):\d{4}-\d{2}-\d{2}$/.test(bound as string)))
+    throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: a period bound is not a date`);
+  return bounds.length > 0 ? `c%5BTIME_PERIOD%5D=${bounds.join('+')}` : undefined;
+}
+
 async function getSdmxSeries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const [agency, flow, ...keyParts] = request.id.split('/');
   const key = keyParts.join('/').split('.');
@@ -151,10 +179,10 @@ async function getSdmxSeries(upstream: UpstreamClient, request: SeriesRequest): 
     throw new UpstreamError(SOURCE, 'http_error', `${SOURCE}: an SDMX series id is <agency>/<flow>/<key>, e.g. IMF.STA/IL/JPN.RGV_REVS.*.Q; got ${request.id}`);
   // IMF dataflows put the country first in their key.
   if (request.country) key[0] = request.country.iso3;
-  const time = [request.start && `ge:${startDate(request.start)}`, request.end && `le:${endDate(request.end)}`].filter(Boolean).join('+');
   const answer = await upstream.getText(SOURCE, {
     path: `/data/dataflow/${encodeURIComponent(agency)}/${encodeURIComponent(flow)}/+/${key.join('.')}`,
-    searchParams: { 'c[TIME_PERIOD]': time || undefined, dimensionAtObservation: 'TIME_PERIOD', detail: 'full', includeHistory: 'false' },
+    searchParams: { dimensionAtObservation: 'TIME_PERIOD', detail: 'full', includeHistory: 'false' },
+    rawQuery: timeFilter(request.start, request.end),
     headers: { accept: 'application/xml' },
   });
   return { series: seriesFromSdmx(answer.body, request, `${agency}/${flow}`, key), retrievedAt: answer.retrievedAt };

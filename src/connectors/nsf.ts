@@ -1,5 +1,5 @@
 /**
- * NSF Award Search on research.gov (`/awards.json`; formerly api.nsf.gov/services/v1): awards by
+ * NSF Award Search (`api.nsf.gov/services/v1/awards.json`, the host NSF's own documentation and the real recordings use): awards by
  * keyword, with PI name, awardee and start-date range pushed down. Every value is a string, dates are
  * mm/dd/yyyy, only `printFields` come back, at most 25 per page and no total: pages are followed until
  * a short page or `limit`. Failures can come with status 200 as `response.serviceNotification`.

@@ -1,18 +1,30 @@
 /**
  * OECD Data API (sdmx.oecd.org/public/rest, SDMX REST; the old stats.oecd.org is retired): data as
- * SDMX-CSV with labels from `/data/{agency},{flow},{version}/{key}`. The API has no search and a key
- * needs each dataflow's dimension order, so the dataflows this service knows are listed here with
- * their order (taken from the API's own CSV headers) and a few ready-made series for find_series.
+ * SDMX-CSV with labels from `/data/{agency},{flow},{version}/{key}`. The API has no search:
+ * find_series searches the dataflow list and the matching dataflows' structures and available codes
+ * (./oecd-catalogue.ts) and builds each series key from them; when the catalogue cannot be read,
+ * OECD is a failed source. The two dataflows listed here (their dimension order taken from the
+ * API's own CSV headers) are read without a structure request, and their presets weigh more.
  * Rows are not sorted and may fall outside the period asked: they are sorted and filtered here.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { countryOf } from '../statistics/countries.ts';
-import { bestMatches } from '../statistics/matching.ts';
+import { indexOf } from '../statistics/catalogue-index.ts';
+import { availabilityFor, dataflowList, measureDimension, keyCodes, refOf, structureOf, type DataflowRef } from './oecd-catalogue.ts';
 import { frequencyOf, observationsFrom, withinPeriod } from '../statistics/periods.ts';
 import { pickSeries, readSdmxCsv, type SdmxSeries } from '../statistics/sdmx.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
-import { pickedNote, type Candidates, type FetchedSeries, type Frequency, type Series, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
+import {
+  notApplicable,
+  pickedNote,
+  type Candidates,
+  type FetchedSeries,
+  type Frequency,
+  type Series,
+  type SeriesRequest,
+  type SeriesSearch,
+} from '../statistics/series.ts';
 
 export const SOURCE = 'oecd' as const;
 
@@ -77,8 +89,11 @@ export const PRESETS: readonly Preset[] = [
 
 export const dataflowOf = (id: string): Dataflow | undefined => DATAFLOWS.find((flow) => flow.id === id || `${flow.agency},${flow.id},${flow.version}` === id);
 
-export const explorerUrl = (flow: Dataflow) =>
+export const explorerUrl = (flow: Pick<Dataflow, 'id' | 'agency'>) =>
   `https://data-explorer.oecd.org/vis?df[ds]=dsDisseminateFinalDMZ&df[id]=${encodeURIComponent(flow.id)}&df[ag]=${encodeURIComponent(flow.agency)}`;
+
+/** The id a seriesId gives the dataflow: its short id when listed here, else AGENCY,FLOW,VERSION. */
+export const seriesFlowId = (flow: Pick<Dataflow, 'agency' | 'id' | 'version'>) => (dataflowOf(refOf(flow)) ? flow.id : refOf(flow));
 
 /** The SDMX key: the dimension codes in the dataflow's order, an open dimension left empty. */
 export function keyOf(flow: Dataflow, dimensions: Record<string, string>): string {
@@ -90,27 +105,72 @@ export function parseData(csv: string, flow: Dataflow): { series: SdmxSeries | u
   return pickSeries(readSdmxCsv(csv, flow.dimensions));
 }
 
-export async function searchDataflows(_upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
-  const retrievedAt = new Date().toISOString();
+/** Dataflows whose structures are read for one search: the best matches of the dataflow list. */
+export const FLOWS_PER_SEARCH = 3;
+/** A preset's measure weighs this much more than another of the same match. */
+export const PRESET_BOOST = 2;
+
+interface MeasureCandidate {
+  flow: DataflowRef;
+  dimension: string;
+  code: string;
+  label: string;
+  codes: Record<string, string>;
+}
+
+/** The candidate measures of one dataflow for one country: every measure with data there, with its key. */
+async function measuresOf(upstream: UpstreamClient, flow: DataflowRef, country: string): Promise<MeasureCandidate[]> {
+  const structure = await structureOf(upstream, flow);
+  const measure = measureDimension(structure);
+  if (!measure || !structure.dimensions.some((dimension) => dimension.id === 'REF_AREA')) return [];
+  const available = await availabilityFor(upstream, flow, structure, country);
+  if (!(available.get('REF_AREA') ?? []).includes(country)) return [];
+  return (available.get(measure.id) ?? [...measure.codes.keys()]).map((code) => ({
+    flow,
+    dimension: measure.id,
+    code,
+    label: measure.codes.get(code) ?? code,
+    codes: keyCodes(structure, available, country, { dimension: measure.id, code }),
+  }));
+}
+
+export async function searchDataflows(upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
   // OECD series are per country: without a country in the query there is nothing definite to offer.
-  if (!search.country) return { candidates: [], retrievedAt };
+  if (!search.country) return notApplicable();
   const country = search.country;
-  const presets = bestMatches(PRESETS, (preset) => `${preset.title} ${dataflowOf(preset.flow)!.title}`, search.words, search.limit);
+  const catalogue = await dataflowList(upstream);
+  const flows = catalogue.index.find(search.topic, FLOWS_PER_SEARCH).map((match) => catalogue.flows.get(match.id)!);
+  // A dataflow whose structure or availability cannot be read is left out; only when all fail is OECD a failed source.
+  const settled = await Promise.allSettled(flows.map((flow) => measuresOf(upstream, flow, country.iso3)));
+  const failure = settled.find((outcome) => outcome.status === 'rejected');
+  if (failure && settled.every((outcome) => outcome.status === 'rejected')) throw failure.reason;
+  const measures = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
+  const boosts = new Map<string, number>(
+    measures.flatMap((measure, index): Array<[string, number]> =>
+      PRESETS.some((preset) => dataflowOf(preset.flow)?.id === measure.flow.id && preset.dimensions.MEASURE === measure.code)
+        ? [[String(index), PRESET_BOOST]]
+        : [],
+    ),
+  );
+  const ranked = indexOf(
+    measures.map((measure, index) => ({ id: String(index), title: measure.label, text: measure.flow.name })),
+    boosts,
+  ).find(search.topic, search.limit);
   return {
-    candidates: presets.map((preset) => {
-      const flow = dataflowOf(preset.flow)!;
+    candidates: ranked.map(({ id }) => {
+      const measure = measures[Number(id)]!;
+      const flow = measure.flow;
       return {
-        seriesId: formatSeriesId(SOURCE, flow.id, { REF_AREA: country.iso3, ...preset.dimensions }),
-        title: `${preset.title}, ${country.name}`,
-        units: preset.units,
-        frequency: preset.frequency,
+        seriesId: formatSeriesId(SOURCE, seriesFlowId(flow), measure.codes),
+        title: `${measure.label}, ${country.name}`,
+        frequency: frequencyOf(measure.codes.FREQ),
         geography: country.name,
         countryCode: country.iso3,
-        dataset: flow.title,
+        dataset: flow.name,
         url: explorerUrl(flow),
       };
     }),
-    retrievedAt,
+    retrievedAt: catalogue.retrievedAt,
   };
 }
 
@@ -123,7 +183,7 @@ export function seriesFromCsv(csv: string, flow: Dataflow, request: Pick<SeriesR
   const preset = PRESETS.find((candidate) => candidate.flow === flow.id && Object.entries(candidate.dimensions).every(([id, code]) => full[id] === code));
   const area = series.dimensions.REF_AREA;
   return {
-    seriesId: formatSeriesId(SOURCE, flow.id, full),
+    seriesId: formatSeriesId(SOURCE, seriesFlowId(flow), full),
     title: series.dimensions.MEASURE?.label ?? preset?.title ?? `${flow.title}: ${label('MEASURE')}`,
     units: series.dimensions.UNIT_MEASURE?.label ?? preset?.units ?? label('UNIT_MEASURE'),
     frequency: frequencyOf(series.dimensions.FREQ?.code),
@@ -137,14 +197,24 @@ export function seriesFromCsv(csv: string, flow: Dataflow, request: Pick<SeriesR
   };
 }
 
-export async function getData(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
-  const flow = dataflowOf(request.id);
-  if (!flow)
+/** `AGENCY,FLOW,VERSION` (as find_series writes it) → the dataflow with its dimension order, from its structure unless listed here. */
+export async function resolveDataflow(upstream: UpstreamClient, id: string): Promise<Dataflow> {
+  const known = dataflowOf(id);
+  if (known) return known;
+  const parts = id.split(',');
+  if (parts.length !== 3 || !parts.every((part) => /^[A-Za-z0-9_.@-]+$/.test(part)))
     throw new UpstreamError(
       SOURCE,
       'http_error',
-      `${SOURCE}: dataflow ${request.id} is not one this service can read (known: ${DATAFLOWS.map((known) => known.id).join(', ')})`,
+      `${SOURCE}: a series id names its dataflow as AGENCY,DATAFLOW,VERSION (e.g. OECD.SDD.STES,DSD_KEI@DF_KEI,4.0) or one of ${DATAFLOWS.map((flow) => flow.id).join(', ')}; got ${id}`,
     );
+  const [agency, flowId, version] = parts as [string, string, string];
+  const structure = await structureOf(upstream, { agency, id: flowId, version });
+  return { agency, id: flowId, version, title: flowId, dimensions: structure.dimensions.map((dimension) => dimension.id) };
+}
+
+export async function getData(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
+  const flow = await resolveDataflow(upstream, request.id);
   const dimensions = { ...request.dimensions, ...(request.country ? { REF_AREA: request.country.iso3 } : {}) };
   const unknown = Object.keys(dimensions).filter((id) => !flow.dimensions.includes(id));
   if (unknown.length > 0)

@@ -7,7 +7,7 @@
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { countryOf } from '../statistics/countries.ts';
-import { bestMatches } from '../statistics/matching.ts';
+import { bestOfWhole } from '../statistics/catalogues.ts';
 import { observationsFrom, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import { optional, type Candidates, type FetchedSeries, type SeriesFacts, type SeriesRequest, type SeriesSearch } from '../statistics/series.ts';
@@ -87,7 +87,12 @@ export function parseData(
 
 export async function searchIndicators(upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
   const answer = await upstream.getJson(SOURCE, { path: `/sources/${WDI_SOURCE}/indicators`, searchParams: { format: 'json', per_page: 20000 } });
-  const matches = bestMatches(parseIndicators(answer.body), (indicator) => indicator.name, search.words, search.limit);
+  const matches = await bestOfWhole(upstream, search, {
+    key: `${SOURCE}:indicators`,
+    answer,
+    items: parseIndicators(answer.body),
+    entryOf: (indicator) => ({ id: indicator.id, title: indicator.name }),
+  });
   const iso3 = search.country?.iso3;
   return {
     candidates: matches.map((indicator) => ({

@@ -1,8 +1,8 @@
 /**
- * Word matching for the sources that have no search endpoint (World Bank, BLS, OECD, Eurostat,
- * IMF, Census): their catalogue titles are searched here, client-side.
+ * The words of a query: lower case, stop words and years left out, a plural -s removed. The
+ * catalogue search (./catalogue-index.ts) treats terms the same way.
  */
-const STOP_WORDS = new Set([
+export const STOP_WORDS = new Set([
   'a',
   'an',
   'and',
@@ -25,26 +25,10 @@ const STOP_WORDS = new Set([
   'series',
 ]);
 
+/** A lower-case word without its plural -s ("rates" → "rate", "class" kept). */
+export const singular = (word: string): string => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+
 /** Lower-case words of a text, stop words and a plural -s removed ("rates" → "rate"). */
 export function wordsOf(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? [])
-    .filter((word) => !STOP_WORDS.has(word) && !/^\d{4}$/.test(word))
-    .map((word) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word));
-}
-
-/** Share of the query's words found in the title (0 when none); every word found gives 1. */
-export function matchScore(title: string, queryWords: string[]): number {
-  if (queryWords.length === 0) return 0;
-  const titleWords = new Set(wordsOf(title));
-  return queryWords.filter((word) => titleWords.has(word)).length / queryWords.length;
-}
-
-/** The items whose title matches at least one query word, best first (ties keep catalogue order), at most `limit`. */
-export function bestMatches<T>(items: readonly T[], titleOf: (item: T) => string, queryWords: string[], limit: number): T[] {
-  return items
-    .map((item, index) => ({ item, index, score: matchScore(titleOf(item), queryWords) }))
-    .filter((entry) => entry.score > 0)
-    .sort((a, b) => b.score - a.score || a.index - b.index)
-    .slice(0, limit)
-    .map((entry) => entry.item);
+  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((word) => !STOP_WORDS.has(word) && !/^\d{4}$/.test(word)).map(singular);
 }

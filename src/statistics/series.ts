@@ -37,7 +37,12 @@ export interface Series extends SeriesFacts {
 export interface Candidates {
   candidates: SeriesFacts[];
   retrievedAt: string;
+  /** Set when the source has nothing for such a query and asked nothing (BLS for another country than the US): it neither answered nor failed. */
+  notApplicable?: true;
 }
+
+/** The answer of a source that has nothing for the query and asks nothing upstream. */
+export const notApplicable = (): Candidates => ({ candidates: [], retrievedAt: new Date().toISOString(), notApplicable: true });
 
 export interface FetchedSeries {
   series: Series;

@@ -56,6 +56,8 @@ export interface UpstreamRequest<S extends SourceId = SourceId> {
   path: string;
   /** Query parameters; URLSearchParams where a parameter repeats (GBIF's license=…&license=…). */
   searchParams?: Record<string, string | number | undefined> | URLSearchParams;
+  /** Query text sent exactly as written after the parameters: for a value the upstream reads only unencoded (IMF's `c[TIME_PERIOD]=ge:…+le:…`). Never from a caller's input unchecked. */
+  rawQuery?: string;
   method?: 'GET' | 'POST';
   /** Form fields of a POST (application/x-www-form-urlencoded). */
   form?: Record<string, string>;
@@ -68,6 +70,8 @@ export interface UpstreamRequest<S extends SourceId = SourceId> {
   baseUrl?: string;
   /** What the request costs against the source's budget: one of the kinds tools.yaml declares for it (`budget.kinds`); untagged, it counts as the dearest. */
   kind?: RequestKindOf<S>;
+  /** A larger body cap than the source's, for this request only (a catalogue read whole); never smaller. */
+  maxBodyBytes?: number;
 }
 
 export interface Fetched<T> {
@@ -118,6 +122,7 @@ interface PreparedCall {
   headers: Record<string, string>;
   shownUrl: string;
   kind?: string;
+  maxBodyBytes: number;
 }
 
 export class UpstreamClient {
@@ -216,7 +221,8 @@ export class UpstreamClient {
 
     let pending = this.inFlight.get(cacheKey);
     if (!pending) {
-      pending = this.answer(source, cacheKey, { url, method, form, json, headers, shownUrl, decode, kind: request.kind });
+      const maxBodyBytes = Math.max(source.maxBodyBytes, request.maxBodyBytes ?? 0);
+      pending = this.answer(source, cacheKey, { url, method, form, json, headers, shownUrl, decode, kind: request.kind, maxBodyBytes });
       this.inFlight.set(cacheKey, pending);
       void pending.then(
         () => this.inFlight.delete(cacheKey),
@@ -252,6 +258,9 @@ export class UpstreamClient {
       if (value === undefined) continue;
       url.searchParams.append(name, String(value));
       shown.searchParams.append(name, String(value));
+    }
+    if (request.rawQuery) {
+      for (const target of [url, shown]) target.search = target.search ? `${target.search}&${request.rawQuery}` : `?${request.rawQuery}`;
     }
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json, text/plain;q=0.9, */*;q=0.8', ...request.headers };
     if (request.key) {
@@ -366,7 +375,7 @@ export class UpstreamClient {
     const sent = process.hrtime.bigint();
     const took = () => Number(process.hrtime.bigint() - sent) / 1e9;
     try {
-      read = await readBounded(stream, source.maxBodyBytes);
+      read = await readBounded(stream, call.maxBodyBytes);
     } catch (error) {
       if (signal?.aborted) throw new CallCancelled(signal);
       const failure = fromRequestError(source, error as Error & { code?: string }, source.timeoutMs);
@@ -385,7 +394,7 @@ export class UpstreamClient {
         throw new UpstreamError(
           source.id,
           'too_large',
-          `${source.id} answered with more than ${formatBytes(source.maxBodyBytes)}, the most read from it; ask for fewer results`,
+          `${source.id} answered with more than ${formatBytes(call.maxBodyBytes)}, the most read from it; ask for fewer results`,
         );
       }
       return { status, contentType, body: read.body, retrievedAt };

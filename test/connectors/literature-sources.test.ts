@@ -10,7 +10,10 @@ import { parseSearch } from '../../src/connectors/ncbi-eutils.ts';
 import * as openalex from '../../src/connectors/openalex.ts';
 import * as pubmed from '../../src/connectors/pubmed.ts';
 import * as unpaywall from '../../src/connectors/unpaywall.ts';
+import { MemoryCache } from '../../src/upstream/cache.ts';
+import { UpstreamClient } from '../../src/upstream/client.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
+import { startFakeUpstream } from '../support/fake-upstream.ts';
 import { describeRecordings, recording } from './recordings.ts';
 
 const json = (source: string, file: string) => parseJsonKeepingBigIntegers(recording(source, file)) as Record<string, unknown>;
@@ -276,6 +279,26 @@ describeRecordings('eric', () => {
       2021,
       'Journal of Educational Technology and Online Learning',
     ]);
+  });
+
+  it('asks by name for every field it reads (fields=), so source and e_fulltextauth are not left out of the answer', async () => {
+    const fake = await startFakeUpstream();
+    try {
+      fake.on('/eric/', { body: recording('eric', 'search-blockchain-json.json'), contentType: 'application/json' });
+      const upstream = new UpstreamClient({ sources: { ERIC: { url: `${fake.url}/eric` } }, cache: new MemoryCache() });
+      const { papers } = await eric.searchRecords(upstream, { query: 'blockchain', yearFrom: 2020, openAccessOnly: true, limit: 5 });
+      expect(papers).to.have.length(1);
+      expect(Object.fromEntries(fake.hitsOn('/eric/')[0]!.query)).to.deep.equal({
+        search: '(blockchain) AND publicationdateyear:[2020 TO *] AND e_fulltextauth:1',
+        fields: 'id,title,author,publicationdateyear,source,publicationtype,publisher,description,e_fulltextauth',
+        format: 'json',
+        start: '0',
+        rows: '5',
+      });
+      await upstream.close();
+    } finally {
+      await fake.close();
+    }
   });
 });
 

@@ -258,14 +258,15 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'indicators-list.json': TESTED,
   },
   bls: {
+    'labstat-ce-series-first-999.tsv': TESTED,
+    'labstat-cu-series-first-100.tsv': TESTED,
+    'labstat-ln-series-first-6.tsv': TESTED,
     'timeseries-post-catalog-calculations.json': TESTED,
     'timeseries-post-cpi-1913-1914.json': TESTED,
     'timeseries-post-cpi-1913-annualaverage.json': TESTED,
   },
   oecd: {
-    'availability-v2-kei-gbr-q.json': never(
-      'SDMX availability (which codes have data); find_series offers curated OECD series and get_series reads the data endpoint',
-    ),
+    'availability-v2-kei-gbr-q.json': TESTED,
     'data-v1-kei-gbr-irlt-2023.csv': TESTED,
     'data-v2-lfs-usa-unemployment-labels.csv': TESTED,
   },

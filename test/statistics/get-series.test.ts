@@ -101,8 +101,13 @@ describeOnEachEngine('get_series over HTTP', (engine) => {
     const oecd = await stats.charged('get_series', { series_id: 'oecd:DSD_XYZ@DF_XYZ?REF_AREA=FRA' });
     expectNotCharged(oecd);
     expect(oecd.answer.body.error.message).to.equal(
-      'no source answered: oecd: dataflow DSD_XYZ@DF_XYZ is not one this service can read (known: DSD_KEI@DF_KEI, DSD_LFS@DF_IALFS_UNE_M)',
+      'no source answered: oecd: a series id names its dataflow as AGENCY,DATAFLOW,VERSION (e.g. OECD.SDD.STES,DSD_KEI@DF_KEI,4.0) or one of DSD_KEI@DF_KEI, DSD_LFS@DF_IALFS_UNE_M; got DSD_XYZ@DF_XYZ',
     );
+    // A dataflow named in full is looked up in the structure API; one it does not know is the source's 404.
+    stats.on('oecd', '/dataflow/OECD.XYZ/DSD_XYZ@DF_XYZ/1.0', { status: 404, body: 'NoResultsFound', contentType: 'text/plain' });
+    const unknown = await stats.charged('get_series', { series_id: 'oecd:OECD.XYZ,DSD_XYZ@DF_XYZ,1.0?REF_AREA=FRA' });
+    expectNotCharged(unknown);
+    expect(unknown.answer.body.error.message).to.equal('no source answered: oecd answered HTTP 404: NoResultsFound');
   });
 
   it("is partial when the World Bank's indicator description cannot be had: the values still come", async () => {
@@ -254,7 +259,7 @@ describeOnEachEngine('get_series over HTTP', (engine) => {
     expect(stats.hits('imf', '/datamapper/api/v1/LUR/DEU')[0]!.query.get('periods')).to.equal('2019,2020,2021,2022,2023');
   });
 
-  it('IMF SDMX 3.0: an <agency>/<flow>/<key> id is read from the recorded SDMX-ML', async () => {
+  it('IMF SDMX 3.0: an <agency>/<flow>/<key> id is read from the recorded SDMX-ML, the time filter sent as the recorded request sends it', async () => {
     stats.on('imf', '/data/dataflow/IMF.STA/IL/+/JPN.RGV_REVS.*.Q', text(recordingOf('imf', 'sdmx3-data-il-jpn-rgv-revs-q.xml'), 'application/xml'));
     const result = await stats.charged('get_series', { series_id: 'imf:IMF.STA/IL/JPN.RGV_REVS.*.Q', start: '2023-01-01', end: '2024-02-01' });
     expectCharged(result);
@@ -265,7 +270,10 @@ describeOnEachEngine('get_series over HTTP', (engine) => {
       ['2023-Q4', 27198880.827],
     ]);
     const asked = stats.hits('imf', '/data/dataflow/IMF.STA/IL/+/JPN.RGV_REVS.*.Q')[0]!;
-    expect([asked.query.get('c[TIME_PERIOD]'), asked.headers.accept]).to.deep.equal(['ge:2023-01-01+le:2024-02-01', 'application/xml']);
+    expect([asked.search, asked.headers.accept]).to.deep.equal([
+      '?dimensionAtObservation=TIME_PERIOD&detail=full&includeHistory=false&c%5BTIME_PERIOD%5D=ge:2023-01-01+le:2024-02-01',
+      'application/xml',
+    ]);
   });
 
   it('OWID: the chart CSV filtered to the country, an empty cell left out, units from the metadata', async () => {

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { dataflowOf, keyOf } from '../../src/connectors/oecd.ts';
 import { parseSeriesId } from '../../src/statistics/series-id.ts';
 import { recording } from '../connectors/recordings.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json } from '../support/fake-upstream.ts';
 import { recorded } from '../life/support.ts';
-import { serveData, serveSearches, statisticsHarness, text, type StatisticsHarness } from './support.ts';
+import { serveData, serveSearches, statisticsHarness, type StatisticsHarness } from './support.ts';
 
 /** Routes for the one series a seriesId names, where its address depends on the id (the others are in serveData). */
 function serveSeries(stats: StatisticsHarness, seriesId: string): void {
@@ -19,41 +18,22 @@ function serveSeries(stats: StatisticsHarness, seriesId: string): void {
     stats.on('world-bank', `/indicator/${id}`, recorded('world-bank', 'indicator-metadata.json'));
   }
   if (source === 'bls') stats.on('bls', `/timeseries/data/${id}`, recorded('bls', 'timeseries-post-cpi-1913-1914.json'));
-  if (source === 'oecd') {
-    const flow = dataflowOf(id)!;
-    const file = flow.id === 'DSD_KEI@DF_KEI' ? 'data-v1-kei-gbr-irlt-2023.csv' : 'data-v2-lfs-usa-unemployment-labels.csv';
-    stats.on(
-      'oecd',
-      `/data/${flow.agency},${flow.id},${flow.version}/${keyOf(flow, dimensions)}`,
-      text(recording('oecd', file), 'application/vnd.sdmx.data+csv'),
-    );
-  }
-  if (source === 'census') {
-    const variable = id.slice(id.lastIndexOf('/') + 1);
-    stats.on(
-      'census',
-      `/${id.slice(0, id.lastIndexOf('/'))}`,
-      json([
-        ['NAME', variable, 'time', 'us'],
-        ['United States', '12.5', '2020', '1'],
-      ]),
-    );
-  }
 }
+
+const SERIES_COUNT = 20;
 
 describeOnEachEngine('find_series → get_series round trip', (engine) => {
   const stats = statisticsHarness(engine);
 
   it('every seriesId find_series offers from the recordings is accepted by get_series, which asks its source for that series', async function () {
-    this.timeout(120_000); // eighteen calls paced by the sources' own rate limits (OECD: one request every 3 s)
+    this.timeout(120_000); // twenty calls paced by the sources' own rate limits
     const searches: Array<[string, string[]]> = [
       ['oil prices', ['fred']],
       ['poverty headcount in Japan', ['world-bank']],
-      ['unemployment rate', ['bls']],
-      ['interest rates in the United Kingdom', ['oecd']],
+      ['average hourly earnings', ['bls']],
       ['unemployment in Germany', ['eurostat', 'imf', 'owid']],
-      ['poverty', ['census']],
     ];
+    // OECD and Census search catalogues of which no real recording exists (test/recordings/oecd/README.md): they are left out here.
     const seriesIds: string[] = [];
     for (const [query, sources] of searches) {
       serveSearches(stats);
@@ -61,10 +41,8 @@ describeOnEachEngine('find_series → get_series round trip', (engine) => {
       expect(found.answer.status, found.answer.text).to.equal(200);
       seriesIds.push(...found.answer.body.records.map((record: { data: { series_id: string } }) => record.data.series_id));
     }
-    expect(new Set(seriesIds.map((id) => id.slice(0, id.indexOf(':'))))).to.deep.equal(
-      new Set(['fred', 'world-bank', 'bls', 'oecd', 'eurostat', 'imf', 'owid', 'census']),
-    );
-    expect(seriesIds).to.have.length(18);
+    expect(new Set(seriesIds.map((id) => id.slice(0, id.indexOf(':'))))).to.deep.equal(new Set(['fred', 'world-bank', 'bls', 'eurostat', 'imf', 'owid']));
+    expect(seriesIds).to.have.length(SERIES_COUNT);
 
     for (const seriesId of seriesIds) {
       serveData(stats);

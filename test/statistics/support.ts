@@ -20,8 +20,21 @@ export function statisticsHarness(engine: EngineUnderTest): StatisticsHarness {
 
 export const text = (body: string, contentType: string): Reply => ({ body, contentType });
 
-/** The search replies of all eight sources. */
+/** BLS's catalogue: the recorded excerpts of LABSTAT's series lists of the three surveys searched. */
+export function serveBlsCatalogue(stats: StatisticsHarness): void {
+  for (const [survey, file] of Object.entries(LABSTAT_EXCERPTS))
+    stats.on('bls', `/labstat/${survey}/${survey}.series`, text(recording('bls', file), 'text/plain'));
+}
+
+const LABSTAT_EXCERPTS: Record<string, string> = {
+  ce: 'labstat-ce-series-first-999.tsv',
+  cu: 'labstat-cu-series-first-100.tsv',
+  ln: 'labstat-ln-series-first-6.tsv',
+};
+
+/** The search replies of all eight sources (Census's and OECD's catalogues are not served: no real recording of them exists, so they fail). */
 export function serveSearches(stats: StatisticsHarness): void {
+  serveBlsCatalogue(stats);
   stats.on('fred', '/series/search', recorded('fred', 'series-search-oil.json'));
   stats.on('world-bank', '/sources/2/indicators', recorded('world-bank', 'indicators-list.json'));
   stats.on('eurostat', '/catalogue/toc/txt', text(fixture('eurostat', 'hand-made-toc-two-datasets.txt'), 'text/plain; charset=utf-8'));

@@ -25,6 +25,8 @@ export interface Hit {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The query as it came, undecoded (`?a=b%5B…`). */
+  search: string;
   headers: IncomingMessage['headers'];
   body: string;
   at: number;
@@ -87,6 +89,7 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
         method: request.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
+        search: url.search,
         headers: request.headers,
         body: Buffer.concat(chunks).toString(),
         at: now(),

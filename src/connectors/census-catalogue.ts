@@ -1,0 +1,119 @@
+/**
+ * The Census Bureau's catalogue: the dataset list `api.census.gov/data.json` (DCAT: every dataset
+ * with `c_dataset` path parts, `c_vintage`, `c_isTimeseries`, title and description) and each
+ * dataset's `variables.json` (every variable with its label, concept and predicate type). Only the
+ * time-series datasets are indexed: get_series reads a variable across years with `time=`, which
+ * only they take. A search reads the variables of the few best-matching datasets (each list is
+ * kept once read) and ranks their variables by label, concept and the dataset's title.
+ */
+import type { UpstreamClient } from '../upstream/client.ts';
+import { UpstreamError } from '../upstream/errors.ts';
+import { CatalogueIndex, indexOf, type Match } from '../statistics/catalogue-index.ts';
+import { cataloguesOf } from '../statistics/catalogues.ts';
+
+const SOURCE = 'census' as const;
+/** data.json lists every dataset of every vintage: larger than a data answer. */
+export const CATALOGUE_MAX_BYTES = 64 * 1024 * 1024;
+/** Datasets whose variables are read for one search. */
+export const DATASETS_PER_SEARCH = 3;
+
+export interface CensusDataset {
+  /** The dataset path under /data (`timeseries/poverty/saipe`). */
+  path: string;
+  title: string;
+  temporal?: string;
+}
+
+export interface DatasetList {
+  index: CatalogueIndex;
+  datasets: Map<string, CensusDataset>;
+  retrievedAt: string;
+}
+
+export interface CensusVariable {
+  name: string;
+  label: string;
+  concept?: string;
+}
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** The catalogue's address: `data.json` beside the `data` folder of the base URL (`https://api.census.gov/data` → `https://api.census.gov` + `/data.json`). */
+export function catalogueAddress(baseUrl: string): { baseUrl: string; path: string } {
+  const slash = baseUrl.lastIndexOf('/');
+  return { baseUrl: baseUrl.slice(0, slash), path: `/${baseUrl.slice(slash + 1)}.json` };
+}
+
+/** data.json → its time-series datasets (a dataset without path parts or title is skipped). */
+export function readDatasets(body: unknown): Array<CensusDataset & { description?: string }> {
+  const datasets = obj(body).dataset;
+  return (Array.isArray(datasets) ? datasets.map(obj) : []).flatMap((dataset) => {
+    const parts = Array.isArray(dataset.c_dataset) ? dataset.c_dataset.filter((part): part is string => typeof part === 'string') : [];
+    const title = text(dataset.title);
+    if (dataset.c_isTimeseries !== true || parts.length === 0 || !title) return [];
+    const vintage = dataset.c_vintage;
+    const path = [...(typeof vintage === 'number' || typeof vintage === 'string' ? [String(vintage)] : []), ...parts].join('/');
+    return [{ path, title, temporal: text(dataset.temporal), description: text(dataset.description)?.slice(0, 400) }];
+  });
+}
+
+const NOT_SERIES = new Set(['for', 'in', 'ucgid', 'time', 'NAME', 'GEO_ID', 'GEONAME']);
+
+/** variables.json → the variables that hold numbers (geography, time and predicate-only ones left out). */
+export function readVariables(body: unknown): CensusVariable[] {
+  return Object.entries(obj(obj(body).variables)).flatMap(([name, value]) => {
+    const variable = obj(value);
+    const label = text(variable.label);
+    if (NOT_SERIES.has(name) || variable.predicateOnly === true || !label) return [];
+    if (!['int', 'float'].includes(String(variable.predicateType))) return [];
+    return [{ name, label: label.replace(/!!/g, ' ').replace(/:(?=\s|$)/g, ''), concept: text(variable.concept) }];
+  });
+}
+
+export async function readDatasetList(upstream: UpstreamClient): Promise<DatasetList> {
+  const address = catalogueAddress(upstream.source(SOURCE).baseUrl);
+  const answer = await upstream.getJson(SOURCE, { ...address, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES });
+  const found = readDatasets(answer.body);
+  if (found.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the dataset catalogue named no time-series dataset`);
+  const index = new CatalogueIndex();
+  await index.addAll(found.map((dataset) => ({ id: dataset.path, title: dataset.title, text: dataset.description })));
+  return {
+    index,
+    datasets: new Map(found.map((dataset) => [dataset.path, { path: dataset.path, title: dataset.title, temporal: dataset.temporal }])),
+    retrievedAt: answer.retrievedAt,
+  };
+}
+
+export function datasetList(upstream: UpstreamClient): Promise<DatasetList> {
+  return cataloguesOf(upstream).get(`${SOURCE}:datasets`, () => readDatasetList(upstream));
+}
+
+/** A dataset's variables, read once and kept. */
+export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<CensusVariable[]> {
+  return cataloguesOf(upstream).get(`${SOURCE}:variables:${dataset}`, async () => {
+    const answer = await upstream.getJson(SOURCE, { path: `/${dataset}/variables.json`, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES });
+    return readVariables(answer.body);
+  });
+}
+
+/** The variables of the best-matching datasets, ranked for the query: `<dataset path>/<VARIABLE>` ids. */
+export async function searchVariables(
+  upstream: UpstreamClient,
+  topic: string,
+  limit: number,
+  boosts: ReadonlyMap<string, number>,
+): Promise<{ matches: Array<Match & { dataset: CensusDataset; variable: CensusVariable }>; retrievedAt: string }> {
+  const catalogue = await datasetList(upstream);
+  const datasets = catalogue.index.find(topic, DATASETS_PER_SEARCH).map((match) => catalogue.datasets.get(match.id)!);
+  const variables = (
+    await Promise.all(datasets.map(async (dataset) => (await variablesOf(upstream, dataset.path)).map((variable) => ({ dataset, variable }))))
+  ).flat();
+  const byId = new Map(variables.map((entry) => [`${entry.dataset.path}/${entry.variable.name}`, entry]));
+  const index = indexOf(
+    [...byId].map(([id, { dataset, variable }]) => ({ id, title: variable.label, text: `${variable.concept ?? ''} ${dataset.title}` })),
+    boosts,
+  );
+  return { matches: index.find(topic, limit).map((match) => ({ ...match, ...byId.get(match.id)! })), retrievedAt: catalogue.retrievedAt };
+}

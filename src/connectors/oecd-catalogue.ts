@@ -1,0 +1,192 @@
+/**
+ * The OECD catalogue, from the SDMX structure API of sdmx.oecd.org/public/rest (SDMX-JSON
+ * structure messages, version 1.0: the structure endpoints refuse 2.0):
+ * - `/dataflow/all/all/latest`: every dataflow with its name (about 1,500), indexed by name and
+ *   description;
+ * - `/dataflow/{agency}/{id}/{version}?references=all`: the dataflow's data structure (dimensions in
+ *   key order, each with its codelist) and the codelists' labels;
+ * - `/v2/availability/dataflow/{agency}/{id}/{version}/{key}`: the codes that have data for one
+ *   country (an "Actual" content constraint, one cube region of key values).
+ * A series key is built from these: the named country, monthly before quarterly before annual,
+ * the measure that matched, and for every other dimension its only code with data, else left open.
+ * Structure requests are not data downloads (OECD's hourly limit counts downloads only).
+ */
+import type { UpstreamClient } from '../upstream/client.ts';
+import { UpstreamError } from '../upstream/errors.ts';
+import { CatalogueIndex } from '../statistics/catalogue-index.ts';
+import { cataloguesOf } from '../statistics/catalogues.ts';
+
+const SOURCE = 'oecd' as const;
+const STRUCTURE_JSON = 'application/vnd.sdmx.structure+json; version=1.0; charset=utf-8';
+/** The dataflow list and a structure with its codelists can be larger than a data answer. */
+export const CATALOGUE_MAX_BYTES = 64 * 1024 * 1024;
+
+export interface DataflowRef {
+  agency: string;
+  id: string;
+  version: string;
+  name: string;
+}
+
+export interface DataflowList {
+  index: CatalogueIndex;
+  flows: Map<string, DataflowRef>;
+  retrievedAt: string;
+}
+
+export interface Dimension {
+  id: string;
+  /** Code → English label. */
+  codes: Map<string, string>;
+}
+
+export interface Structure {
+  /** In key order (time left out). */
+  dimensions: Dimension[];
+}
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : []);
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+/** The English name of an SDMX-JSON artefact: `names.en`, else `name`. */
+const nameOf = (artefact: Json): string | undefined => text(obj(artefact.names).en) ?? text(artefact.name);
+
+export const refOf = (flow: Pick<DataflowRef, 'agency' | 'id' | 'version'>) => `${flow.agency},${flow.id},${flow.version}`;
+
+/** `/dataflow/all/all/latest` → the dataflows (those without an id, agency or version are skipped). */
+export function readDataflows(body: unknown): Array<DataflowRef & { description?: string }> {
+  return list(obj(obj(body).data).dataflows).flatMap((flow) => {
+    const [id, agency, version, name] = [text(flow.id), text(flow.agencyID), text(flow.version), nameOf(flow)];
+    if (!id || !agency || !version) return [];
+    const description = text(obj(flow.descriptions).en) ?? text(flow.description);
+    return [{ agency, id, version, name: name ?? id, description: description?.slice(0, 400) }];
+  });
+}
+
+/** `urn:…Codelist=OECD.SDD.STES:CL_MEASURE(1.0)` → `OECD.SDD.STES:CL_MEASURE(1.0)`. */
+const codelistKey = (urn: string) => urn.slice(urn.indexOf('=') + 1);
+
+/** A structure message with references=all → the dimensions in key order with their codes' labels. */
+export function readStructure(body: unknown): Structure {
+  const data = obj(obj(body).data);
+  const structure = list(data.dataStructures)[0];
+  if (!structure) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure message holds no data structure`);
+  const codelists = new Map(
+    list(data.codelists).map((codelist) => [
+      `${text(codelist.agencyID)}:${text(codelist.id)}(${text(codelist.version)})`,
+      new Map(list(codelist.codes).flatMap((code) => (text(code.id) ? [[text(code.id)!, nameOf(code) ?? text(code.id)!] as const] : []))),
+    ]),
+  );
+  const dimensions = list(obj(obj(structure.dataStructureComponents).dimensionList).dimensions)
+    .map((dimension, index) => ({ dimension, position: typeof dimension.position === 'number' ? dimension.position : index }))
+    .sort((a, b) => a.position - b.position)
+    .flatMap(({ dimension }) => {
+      const id = text(dimension.id);
+      if (!id) return [];
+      const enumeration = text(obj(dimension.localRepresentation).enumeration);
+      return [{ id, codes: (enumeration && codelists.get(codelistKey(enumeration))) || new Map<string, string>() }];
+    });
+  if (dimensions.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the data structure has no dimensions`);
+  return { dimensions };
+}
+
+/** An availability (content constraint) message → the codes that have data, per dimension. */
+export function readAvailability(body: unknown): Map<string, string[]> {
+  const constraint = list(obj(obj(body).data).contentConstraints)[0];
+  const region = list(constraint?.cubeRegions).find((cube) => cube.isIncluded !== false);
+  return new Map(
+    list(region?.keyValues).flatMap((keyValue) =>
+      text(keyValue.id) && Array.isArray(keyValue.values)
+        ? [[text(keyValue.id)!, keyValue.values.filter((code): code is string => typeof code === 'string')] as const]
+        : [],
+    ),
+  );
+}
+
+const FREQUENCY_ORDER = ['M', 'Q', 'A'];
+
+/**
+ * The key's codes for one measure: the country, a frequency, the measure, and each other dimension's
+ * code when only one has data; a dimension with several is left open (availability is per country,
+ * not per measure, so a total such as `_T` may have no data for this measure), and the data answer's
+ * totals are picked then (../statistics/sdmx.ts).
+ */
+export function keyCodes(
+  structure: Structure,
+  available: Map<string, string[]>,
+  country: string,
+  measure: { dimension: string; code: string },
+): Record<string, string> {
+  const codes: Record<string, string> = {};
+  for (const { id } of structure.dimensions) {
+    const here = available.get(id) ?? [];
+    if (id === 'REF_AREA') codes[id] = country;
+    else if (id === measure.dimension) codes[id] = measure.code;
+    else if (id === 'FREQ') {
+      const frequency = FREQUENCY_ORDER.find((code) => here.includes(code)) ?? (here.length === 1 ? here[0] : undefined);
+      if (frequency) codes[id] = frequency;
+    } else if (here.length === 1) codes[id] = here[0]!;
+  }
+  return codes;
+}
+
+/** The dimension whose codes name what is measured: MEASURE, else the first coded one other than the area and frequency. */
+export function measureDimension(structure: Structure): Dimension | undefined {
+  return (
+    structure.dimensions.find((dimension) => dimension.id === 'MEASURE') ??
+    structure.dimensions.find((dimension) => !['REF_AREA', 'FREQ'].includes(dimension.id) && dimension.codes.size > 0)
+  );
+}
+
+export async function readDataflowList(upstream: UpstreamClient): Promise<DataflowList> {
+  const answer = await upstream.getJson(SOURCE, {
+    path: '/dataflow/all/all/latest',
+    headers: { accept: STRUCTURE_JSON },
+    kind: 'structure',
+    maxBodyBytes: CATALOGUE_MAX_BYTES,
+  });
+  const found = readDataflows(answer.body);
+  if (found.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the dataflow list named no dataflow`);
+  const index = new CatalogueIndex();
+  await index.addAll(found.map((flow) => ({ id: refOf(flow), title: flow.name, text: flow.description })));
+  return {
+    index,
+    flows: new Map(found.map((flow) => [refOf(flow), { agency: flow.agency, id: flow.id, version: flow.version, name: flow.name }])),
+    retrievedAt: answer.retrievedAt,
+  };
+}
+
+export function dataflowList(upstream: UpstreamClient): Promise<DataflowList> {
+  return cataloguesOf(upstream).get(`${SOURCE}:dataflows`, () => readDataflowList(upstream));
+}
+
+/** A dataflow's structure, read once and kept. */
+export function structureOf(upstream: UpstreamClient, flow: Pick<DataflowRef, 'agency' | 'id' | 'version'>): Promise<Structure> {
+  return cataloguesOf(upstream).get(`${SOURCE}:structure:${refOf(flow)}`, async () => {
+    const answer = await upstream.getJson(SOURCE, {
+      path: `/dataflow/${flow.agency}/${flow.id}/${flow.version}`,
+      searchParams: { references: 'all' },
+      headers: { accept: STRUCTURE_JSON },
+      kind: 'structure',
+      maxBodyBytes: CATALOGUE_MAX_BYTES,
+    });
+    return readStructure(answer.body);
+  });
+}
+
+/** The codes with data for one country (REF_AREA) in a dataflow. */
+export async function availabilityFor(
+  upstream: UpstreamClient,
+  flow: Pick<DataflowRef, 'agency' | 'id' | 'version'>,
+  structure: Structure,
+  country: string,
+): Promise<Map<string, string[]>> {
+  const key = structure.dimensions.map((dimension) => (dimension.id === 'REF_AREA' ? country : '*')).join('.');
+  const answer = await upstream.getJson(SOURCE, {
+    path: `/v2/availability/dataflow/${flow.agency}/${flow.id}/${flow.version}/${key}`,
+    headers: { accept: STRUCTURE_JSON },
+    kind: 'structure',
+  });
+  return readAvailability(answer.body);
+}

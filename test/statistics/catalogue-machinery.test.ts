@@ -1,0 +1,48 @@
+/**
+ * find_series over the OECD and Census catalogues on hand-made catalogue answers (no real recording
+ * of OECD's dataflow list and structures or of Census's data.json and variables.json has been
+ * found: test/recordings/oecd/README.md). These test the machinery in the documented formats — the
+ * dataflow and variable search, the key built from a structure and the real recorded availability,
+ * the seriesId get_series reads — not the ranking over the real catalogues.
+ */
+import { expect } from 'chai';
+import { describeOnEachEngine } from '../support/databases.ts';
+import { expectCharged, own, recorded } from '../life/support.ts';
+import { statisticsHarness } from './support.ts';
+
+describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the machinery)', (engine) => {
+  const stats = statisticsHarness(engine);
+  const ids = (result: { answer: { body: { records: Array<{ id: string }> } } }) => result.answer.body.records.map((record) => record.id);
+
+  it('OECD: the best dataflow by name, its structure, and the codes with data for the country make the key', async () => {
+    stats.on('oecd', '/dataflow/all/all/latest', own('oecd', 'hand-made-dataflows-three.json'));
+    stats.on('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0', own('oecd', 'hand-made-structure-kei.json'));
+    // The real availability answer for the United Kingdom (its request asked quarterly codes only).
+    stats.on('oecd', '/v2/availability/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0/GBR.*.*.*.*.*.*', recorded('oecd', 'availability-v2-kei-gbr-q.json'));
+    const result = await stats.charged('find_series', { query: 'long-term interest rates United Kingdom', sources: ['oecd'], limit: 2 });
+    // The two other dataflows' structures are not served: they are left out, the search still answers.
+    expectCharged(result);
+    expect(ids(result)).to.deep.equal(['oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=Q&MEASURE=IRLT', 'oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=Q&MEASURE=IR3TIB']);
+    expect(result.answer.body.records[0].data).to.deep.equal({
+      series_id: 'oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=Q&MEASURE=IRLT',
+      frequency: 'quarterly',
+      geography: 'United Kingdom',
+      country_code: 'GBR',
+      dataset: 'Key short-term economic indicators',
+    });
+    const structure = stats.hits('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0')[0]!;
+    expect([structure.query.get('references'), structure.headers.accept]).to.deep.equal([
+      'all',
+      'application/vnd.sdmx.structure+json; version=1.0; charset=utf-8',
+    ]);
+  });
+
+  it('Census: the best time-series datasets by title, then their numeric variables by label and concept', async () => {
+    stats.fake.on('/census.json', own('census', 'hand-made-data-json-two-timeseries.json'));
+    stats.on('census', '/timeseries/poverty/saipe/variables.json', own('census', 'hand-made-saipe-variables.json'));
+    const result = await stats.charged('find_series', { query: 'poverty rate all ages', sources: ['census'], limit: 2 });
+    expectCharged(result);
+    expect(ids(result)).to.deep.equal(['census:timeseries/poverty/saipe/SAEPOVRTALL_PT', 'census:timeseries/poverty/saipe/SAEPOVALL_PT']);
+    expect(stats.fake.hitsOn('/census.json')[0]!.query.get('key')).to.equal('test-census-key');
+  });
+});

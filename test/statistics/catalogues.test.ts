@@ -1,0 +1,116 @@
+import { expect } from 'chai';
+import { readSeriesList } from '../../src/connectors/bls-catalogue.ts';
+import { catalogueAddress, readVariables } from '../../src/connectors/census-catalogue.ts';
+import { keyCodes, readAvailability, type Structure } from '../../src/connectors/oecd-catalogue.ts';
+import { CatalogueIndex, expandQuery } from '../../src/statistics/catalogue-index.ts';
+import { CatalogueStore } from '../../src/statistics/catalogues.ts';
+import { recording } from '../connectors/recordings.ts';
+
+describe('catalogue search', () => {
+  it('adds the catalogue words of a synonym to the query, keeping the words asked', () => {
+    expect(expandQuery('Inflation in Japan')).to.equal('Inflation in Japan consumer price index');
+    expect(expandQuery('housing starts')).to.equal('housing starts new residential construction housing units started');
+    expect(expandQuery('rainfall')).to.equal('rainfall');
+  });
+
+  it('ranks by title before other words, matches prefixes and near spellings, and weighs boosted entries more', async () => {
+    const index = new CatalogueIndex(new Map([['b', 3]]));
+    await index.addAll([
+      { id: 'a', title: 'Unemployment rate, total', text: 'Labour force survey' },
+      { id: 'b', title: 'Unemployment rate, youth' },
+      { id: 'c', title: 'Employment level', text: 'unemployment' },
+    ]);
+    expect(index.find('unemployment rate', 3).map((match) => match.id)).to.deep.equal(['b', 'a', 'c']);
+    expect(index.find('unemploy', 1).map((match) => match.id)).to.deep.equal(['b']);
+    expect(index.find('unemploymnet', 3).map((match) => match.id)).to.include('a');
+    expect(index.size).to.equal(3);
+  });
+});
+
+describe('the catalogue store', () => {
+  it('reads a catalogue once for concurrent calls, answers from it for its lifetime, then refreshes it in the background', async () => {
+    let now = 0;
+    const store = new CatalogueStore(1000, () => now);
+    let reads = 0;
+    const read = async () => `version ${++reads}`;
+    expect(await Promise.all([store.get('k', read), store.get('k', read)])).to.deep.equal(['version 1', 'version 1']);
+    now = 999;
+    expect(await store.get('k', read)).to.equal('version 1');
+    now = 1000;
+    // Old enough: the old catalogue answers at once while the new one is read.
+    expect(await store.get('k', read)).to.equal('version 1');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await store.get('k', read)).to.equal('version 2');
+    expect(reads).to.equal(2);
+  });
+
+  it('keeps the old catalogue when a refresh fails, and fails the calls that have none', async () => {
+    let now = 0;
+    const store = new CatalogueStore(10, () => now);
+    await store.get('k', async () => 'old');
+    now = 20;
+    expect(await store.get('k', () => Promise.reject(new Error('down')))).to.equal('old');
+    await new Promise((resolve) => setImmediate(resolve));
+    // Still old: the next call answers with it and starts another read, whose catalogue answers after.
+    expect(await store.get('k', async () => 'new')).to.equal('old');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await store.get('k', async () => 'newer')).to.equal('new');
+    let error: unknown;
+    await store.get('other', () => Promise.reject(new Error('down'))).catch((caught: unknown) => (error = caught));
+    expect((error as Error).message).to.equal('down');
+    expect(store.holds('other')).to.equal(false);
+  });
+});
+
+describe('catalogue readers on real answers', () => {
+  it('BLS: reads the recorded ce.series excerpt line by line, padded ids trimmed', () => {
+    const series = [...readSeriesList(recording('bls', 'labstat-ce-series-first-999.tsv'), 'ce')];
+    expect(series).to.have.length(999);
+    expect(series.find((found) => found.id === 'CES0500000003')).to.deep.equal({
+      id: 'CES0500000003',
+      title: 'Average hourly earnings of all employees, total private, seasonally adjusted',
+      survey: 'ce',
+      seasonal: 'S',
+      frequency: 'monthly',
+      begin: ['2006', 'M03'],
+      end: ['2025', 'M08'],
+    });
+  });
+
+  it('BLS: reads the recorded ln.series excerpt, whose columns differ, and its quarterly series', () => {
+    const series = [...readSeriesList(recording('bls', 'labstat-ln-series-first-6.tsv'), 'ln')];
+    expect(series.map((found) => [found.id, found.frequency])).to.deep.equal([
+      ['LNS11000000', 'monthly'],
+      ['LNS11000000Q', 'quarterly'],
+      ['LNS11000001', 'monthly'],
+      ['LNS11000001Q', 'quarterly'],
+      ['LNS11000002', 'monthly'],
+      ['LNS11000002Q', 'quarterly'],
+    ]);
+  });
+
+  it("OECD: reads the recorded availability for the United Kingdom's quarterly KEI and builds a key for one measure", () => {
+    const available = readAvailability(JSON.parse(recording('oecd', 'availability-v2-kei-gbr-q.json')));
+    expect([...available.keys()]).to.deep.equal(['REF_AREA', 'FREQ', 'MEASURE', 'UNIT_MEASURE', 'ACTIVITY', 'ADJUSTMENT', 'TRANSFORMATION']);
+    expect(available.get('ADJUSTMENT')).to.deep.equal(['_Z', 'Y']);
+    // The dimension order of DSD_KEI@DF_KEI, as its recorded CSV answers give it.
+    const structure: Structure = {
+      dimensions: ['REF_AREA', 'FREQ', 'MEASURE', 'UNIT_MEASURE', 'ACTIVITY', 'ADJUSTMENT', 'TRANSFORMATION'].map((id) => ({ id, codes: new Map() })),
+    };
+    // Several activities, adjustments and transformations have data for the country: left open for the data answer's totals.
+    expect(keyCodes(structure, available, 'GBR', { dimension: 'MEASURE', code: 'IRLT' })).to.deep.equal({ REF_AREA: 'GBR', FREQ: 'Q', MEASURE: 'IRLT' });
+  });
+
+  it('Census: data.json sits beside the data folder; variables keep numbers only, labels without "!!"', () => {
+    expect(catalogueAddress('https://api.census.gov/data')).to.deep.equal({ baseUrl: 'https://api.census.gov', path: '/data.json' });
+    expect(
+      readVariables({
+        variables: {
+          for: { label: "Census API FIPS 'for' clause", predicateType: 'fips-for', predicateOnly: true },
+          NAME: { label: 'Geographic Area Name', predicateType: 'string' },
+          B01001_001E: { label: 'Estimate!!Total:', concept: 'SEX BY AGE', predicateType: 'int' },
+        },
+      }),
+    ).to.deep.equal([{ name: 'B01001_001E', label: 'Estimate Total', concept: 'SEX BY AGE' }]);
+  });
+});

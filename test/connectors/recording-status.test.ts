@@ -329,7 +329,6 @@ const NEVER_REQUESTED: Record<string, (hit: Hit) => boolean> = {
   'chebi/soap-retired-getCompleteEntity-27732-caffeine.xml': (hit) => hit.path.includes('/webservices/') || hit.body.includes('getCompleteEntity'),
   'chebi/soap-retired-getLiteEntity-glyphosate.xml': (hit) => hit.path.includes('/webservices/') || hit.body.includes('getLiteEntity'),
   'chebi/soap-retired-getLiteEntity-no-hit-balloon.xml': (hit) => hit.path.includes('/webservices/') || hit.body.includes('getLiteEntity'),
-  'oecd/availability-v2-kei-gbr-q.json': (hit) => hit.path.includes('/availability/'),
   'imf/sdmx3-availability-il-jpn-frequency.json': (hit) => hit.path.includes('/availability/'),
 };
 
@@ -361,10 +360,6 @@ const CALLS_OF_SOURCE: Record<string, Array<[tool: string, args: Record<string, 
   chebi: [
     ['lookup_compound', { query: 'ibuprofen' }],
     ['lookup_compound', { query: 'glyphosate' }],
-  ],
-  oecd: [
-    ['find_series', { query: 'interest rate', sources: ['oecd'] }],
-    ['get_series', { series_id: 'oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=M&MEASURE=IRLT', start: '2023-01', end: '2024-01' }],
   ],
   imf: [
     ['find_series', { query: 'unemployment rate in Germany', sources: ['imf'] }],

@@ -1,13 +1,14 @@
 /**
  * Every real recording in test/recordings/<source>/ of every connector, with
- * its status: a test of this project reads it (the file name appears in a test, which asserts exact
- * values or, for an answer to another endpoint, says so), or the connector never calls the endpoint
- * that produced it, with the reason. The table is checked against each folder's actual file list, so
- * a new recording cannot be silently ignored. Below it, the tests of recordings no other file reads.
+ * its status: a test of this project reads it (through recording(); after the whole run, a check
+ * finds each one among the recordings the run's tests read, test/support/recordings-read.ts), or
+ * the connector never calls the endpoint that produced it, with the reason, shown by running the
+ * source's tools against a fake upstream that never sees that request. The table is checked against
+ * each folder's actual file list, so a new recording cannot be silently ignored. Below it, the tests
+ * of recordings no other file reads.
  */
 import { expect } from 'chai';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync } from 'node:fs';
 import * as crossref from '../../src/connectors/crossref.ts';
 import * as doaj from '../../src/connectors/doaj.ts';
 import * as europepmc from '../../src/connectors/europepmc.ts';
@@ -20,11 +21,16 @@ import { MemoryCache } from '../../src/upstream/cache.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
+import { sources as manifestSources } from '../../generated/tools.ts';
+import { startFakeUpstream, type FakeUpstream, type Hit } from '../support/fake-upstream.ts';
+import { describeOnEachEngine } from '../support/databases.ts';
+import { requestRecordingsCheck, unreadRecordings } from '../support/recordings-read.ts';
+import { own, sourcesHarness } from '../life/support.ts';
+import { KEYS, serveData, serveSearches, type StatisticsHarness } from '../statistics/support.ts';
 import { describeRecordings, recording, recordingsFolder } from './recordings.ts';
 import { FastForwardClock } from '../support/clock.ts';
 
-/** A test file of this project names the recording and reads it. */
+/** A test of this project reads the recording (through recording()). */
 const TESTED = { tested: true } as const;
 /** The recording answers a request the connector never makes. */
 const never = (reason: string) => ({ never: reason }) as const;
@@ -306,18 +312,70 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
   },
 };
 
-const testRoot = new URL('../', import.meta.url);
+/**
+ * The request that produced each recording marked `never`, as the fake upstream sees it (the path
+ * after the source's prefix): what the connector must never send.
+ */
+const NEVER_REQUESTED: Record<string, (hit: Hit) => boolean> = {
+  'europepmc/search-query-cancer-resultType-idlist-json.json': (hit) => hit.query.get('resultType')?.toLowerCase() === 'idlist',
+  'unpaywall/v2-search-no-results.json': (hit) => /\/search\/?$/.test(hit.path),
+  'exoplanet-archive/system-aliaslookup-bet-pic.json': (hit) => hit.path.includes('/cgi-bin/Lookup'),
+  'exoplanet-archive/tap-sync-keplernames-top5-csv.csv': (hit) => /keplernames/i.test(hit.query.get('query') ?? ''),
+  'exoplanet-archive/tap-sync-pscomppars-plname-csv-trimmed.csv': (hit) => hit.query.get('format') === 'csv',
+  'usgs-earthquakes/count-northridge.json': (hit) => hit.path.endsWith('/count'),
+  'usgs-earthquakes/event-detail-ci3144585.json': (hit) => hit.query.has('eventid'),
+  'pubchem/pugview-cid-176-record-description.json': (hit) => hit.path.includes('/pug_view/'),
+  'chebi/ols4-software-testcase-v1-term-shape-NOT-chebi.json': (hit) => hit.path.includes('/ontologies/'),
+  'chebi/soap-retired-getCompleteEntity-27732-caffeine.xml': (hit) => hit.path.includes('/webservices/') || hit.body.includes('getCompleteEntity'),
+  'chebi/soap-retired-getLiteEntity-glyphosate.xml': (hit) => hit.path.includes('/webservices/') || hit.body.includes('getLiteEntity'),
+  'chebi/soap-retired-getLiteEntity-no-hit-balloon.xml': (hit) => hit.path.includes('/webservices/') || hit.body.includes('getLiteEntity'),
+  'imf/sdmx3-availability-il-jpn-frequency.json': (hit) => hit.path.includes('/availability/'),
+};
 
-/** The text of every test file, this one included (its table entries, `'file': …`, do not count as naming a file). */
-function testSources(): string {
-  const files = readdirSync(testRoot, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
-  return files.map((file) => readFileSync(fileURLToPath(new URL(file, testRoot)), 'utf8')).join('\n');
-}
+/** The tool calls that run each such source's connector, in its usual and less usual ways. */
+const CALLS_OF_SOURCE: Record<string, Array<[tool: string, args: Record<string, unknown>]>> = {
+  europepmc: [
+    ['get_paper', { id: 'PMC3531190' }],
+    ['get_paper', { id: '10.1371/journal.pone.0033693' }],
+    ['get_paper', { id: 'PMID:22351513' }],
+  ],
+  unpaywall: [
+    ['get_paper', { id: '10.1371/journal.pone.0033693' }],
+    ['get_paper', { id: '10.1007/s40278-023-41815-2' }],
+  ],
+  'exoplanet-archive': [
+    ['search_exoplanets', { host_star: 'TRAPPIST-1' }],
+    ['search_exoplanets', { planet_name: 'bet Pic b' }],
+    ['search_exoplanets', { discovery_method: 'Transit', max_distance_pc: 50, in_habitable_zone: true }],
+  ],
+  'usgs-earthquakes': [
+    ['search_earthquakes', {}],
+    ['search_earthquakes', { min_magnitude: 6.6, start: '1994-01-17', end: '1994-01-18' }],
+    ['search_earthquakes', { latitude: 34.2, longitude: -118.5, radius_km: 100, order: 'magnitude' }],
+  ],
+  pubchem: [
+    ['lookup_compound', { query: 'ibuprofen' }],
+    ['lookup_compound', { query: 'caffeine' }],
+  ],
+  chebi: [
+    ['lookup_compound', { query: 'ibuprofen' }],
+    ['lookup_compound', { query: 'glyphosate' }],
+  ],
+  imf: [
+    ['find_series', { query: 'unemployment rate in Germany', sources: ['imf'] }],
+    ['get_series', { series_id: 'imf:LUR?country=DEU' }],
+    ['get_series', { series_id: 'imf:IMF.STA/IL/JPN.RGV_REVS.*.Q', start: '2023-01-01', end: '2024-02-01' }],
+  ],
+};
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const tested = Object.entries(RECORDINGS).flatMap(([source, files]) =>
+  Object.entries(files).flatMap(([file, status]) => ('tested' in status ? [`${source}/${file}`] : [])),
+);
+const neverAsked = Object.entries(RECORDINGS).flatMap(([source, files]) =>
+  Object.entries(files).flatMap(([file, status]) => ('never' in status ? [{ source, file, reason: status.never }] : [])),
+);
 
 describe('the status of every real recording of every connector', () => {
-  const sources = testSources();
   for (const [source, files] of Object.entries(RECORDINGS)) {
     describeRecordings(source, () => {
       it('the table lists exactly the files of the folder', () => {
@@ -329,12 +387,65 @@ describe('the status of every real recording of every connector', () => {
           : [];
         expect(Object.keys(files).sort()).to.deep.equal(present);
       });
-      for (const [file, status] of Object.entries(files)) {
-        if ('tested' in status) {
-          it(`${file}: read by a test`, () => expect(new RegExp(`'${escape(file)}'(?!:)`).test(sources), `no test names '${file}'`).to.equal(true));
-        } else {
-          it(`${file}: never asked by the connector (${status.never})`, () => expect(status.never).to.not.equal(''));
-        }
+    });
+  }
+
+  it(`the ${tested.length} recordings marked tested are each read by a test of the run: checked once the whole run is over`, () => {
+    const folder = process.env.TEST_ANSWERS_DIR;
+    if (!folder) throw new Error('TEST_ANSWERS_DIR is not set: run mocha with .mocharc.json, which loads test/answers.fixtures.ts');
+    requestRecordingsCheck(folder, tested);
+  });
+
+  it('the check names the recordings no test read, and nothing when every one was read', () => {
+    const read = new Set(['crossref/a.json', 'crossref/b.json']);
+    expect(unreadRecordings(['crossref/a.json', 'crossref/c.json'], read)).to.deep.equal(['crossref/c.json']);
+    expect(unreadRecordings(['crossref/a.json'], read)).to.equal(undefined);
+  });
+
+  it('each recording marked never says how its request looks', () => {
+    expect(neverAsked.map(({ source, file }) => `${source}/${file}`).sort()).to.deep.equal(Object.keys(NEVER_REQUESTED).sort());
+  });
+});
+
+const neverBySource = new Map<string, typeof neverAsked>();
+for (const entry of neverAsked) neverBySource.set(entry.source, [...(neverBySource.get(entry.source) ?? []), entry]);
+
+describeOnEachEngine('recordings of requests the connectors never send', (engine) => {
+  // Every source of the project under its own prefix of one fake upstream, so that nothing reaches the network.
+  const allSources = Object.keys(manifestSources);
+  const harness = sourcesHarness(engine, allSources, {
+    ...KEYS,
+    SOURCE_OPENALEX_KEY: 'test-key',
+    SOURCE_MATERIALS_PROJECT_KEY: 'test-key',
+    SOURCE_OPENAQ_KEY: 'test-key',
+    SOURCE_EUROPEANA_KEY: 'test-key',
+    CONTACT_EMAIL: 'ops@example.org',
+  });
+  const ibuprofenProperties =
+    '/pug/compound/cid/3672/property/Title,IUPACName,MolecularFormula,MolecularWeight,SMILES,ConnectivitySMILES,InChI,InChIKey,XLogP,HBondDonorCount,HBondAcceptorCount,TPSA/JSON';
+
+  for (const [source, files] of neverBySource) {
+    const calls = CALLS_OF_SOURCE[source]!;
+    const tools = [...new Set(calls.map(([tool]) => tool))].join(', ');
+    it(`${source}: ${files.map(({ file }) => file).join(', ')}: never asked by the connector (no request of ${tools} is one of them)`, async function () {
+      this.timeout(60_000);
+      // The usual answers where the tests have them, so that the tools go past their first request.
+      serveSearches(harness as unknown as StatisticsHarness);
+      serveData(harness as unknown as StatisticsHarness);
+      harness.on('pubchem', '/pug/compound/name/cids/JSON', own('pubchem', 'hand-made-cids-name-ibuprofen.json'));
+      harness.on('pubchem', ibuprofenProperties, own('pubchem', 'hand-made-properties-2025-cid-3672.json'));
+      harness.on('pubchem', '/pug/compound/cid/3672/synonyms/JSON', own('pubchem', 'hand-made-synonyms-cid-3672.json'));
+      harness.on('chebi', '/compound/CHEBI:5855/', own('chebi', 'hand-made-compound-CHEBI-5855-ibuprofen.json'));
+      for (const [tool, args] of calls) {
+        const { answer } = await harness.charged(tool, args);
+        expect(answer.status, `${tool} ${JSON.stringify(args)}: ${answer.text}`).to.not.equal(400);
+      }
+      const prefix = `/${source}`;
+      const asked = harness.fake.hits.filter((hit) => hit.path.startsWith(`${prefix}/`)).map((hit) => ({ ...hit, path: hit.path.slice(prefix.length) }));
+      expect(asked.length, `requests to ${source}`).to.be.greaterThan(0);
+      for (const { file, reason } of files) {
+        const matching = asked.filter(NEVER_REQUESTED[`${source}/${file}`]!).map((hit) => `${hit.method} ${hit.path}?${hit.query}`);
+        expect(matching, `${file}: ${reason}`).to.deep.equal([]);
       }
     });
   }

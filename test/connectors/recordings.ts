@@ -12,8 +12,13 @@ export function recordingsFolder(source: string): URL {
   return recorded(source);
 }
 
+/** `source/file` of every recording this test process has read, for the check that each recording marked tested is read by a test (test/support/recordings-read.ts). */
+export const recordingsRead = new Set<string>();
+
 export function recording(source: string, file: string): string {
-  return readFileSync(new URL(file, recorded(source)), 'utf8');
+  const text = readFileSync(new URL(file, recorded(source)), 'utf8');
+  recordingsRead.add(`${source}/${file}`);
+  return text;
 }
 
 export function fixture(source: string, file: string): string {

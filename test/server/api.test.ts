@@ -16,6 +16,13 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
 
   const post = (tool: string, options: Parameters<typeof call>[2] = {}) => call(server.baseUrl, `/api/v1/${tool}`, { method: 'POST', ...options });
 
+  /** The account still holds `credits`, as the ledger says, and no call of it holds, captures or releases anything. */
+  async function expectNothingCharged(accountId: string, credits: number): Promise<void> {
+    expect(await getBalance(engine.db, accountId), 'balance').to.equal(credits);
+    expect(await ledgerSum(engine.db, accountId), 'sum of ledger entries').to.equal(credits);
+    expect(await engine.db('ledger_entries').where({ account_id: accountId }).whereNotNull('call_id').pluck('kind'), 'entries of calls').to.deep.equal([]);
+  }
+
   describe('the unauthenticated GET addresses', () => {
     it('GET /api/v1 lists every tool of tools.yaml with pack, credits and path', async () => {
       const answer = await call(server.baseUrl, '/api/v1');
@@ -150,17 +157,20 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
         403,
         { error: { code: 'pack_disabled', message: 'the general pack is switched off for this account; switch it on in the capability-packs settings' } },
       ]);
+      await expectNothingCharged(caller.accountId, 5);
       await setPackEnabled(engine.db, caller.accountId, 'general', true);
       const again = await eventually(
         () => post('search_papers', { key: caller.key, body: { query: 'a' } }),
         (reply) => reply.status !== 403,
       );
       expect(again.status).to.equal(200);
+      expect(await getBalance(engine.db, caller.accountId)).to.equal(4);
     });
     it('403 comes before 400: a switched-off pack with a bad body is a 403', async () => {
       const caller = await newCaller(engine.db, 5);
       await setPackEnabled(engine.db, caller.accountId, 'astro', false);
       expect((await post('query_gaia', { key: caller.key, body: { ra: 'x' } })).status).to.equal(403);
+      await expectNothingCharged(caller.accountId, 5);
     });
     it('400 invalid_input names every offending field and why', async () => {
       const caller = await newCaller(engine.db, 5);
@@ -172,12 +182,13 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
         'limit: must be integer',
         "query: must have required property 'query'",
       ]);
-      expect(await getBalance(engine.db, caller.accountId)).to.equal(5);
+      await expectNothingCharged(caller.accountId, 5);
     });
     it('400 for a bound of part 8 (query_gaia radius over 1 degree)', async () => {
       const caller = await newCaller(engine.db, 5);
       const answer = await post('query_gaia', { key: caller.key, body: { ra: 10, dec: 20, radius_deg: 1.5 } });
       expect([answer.status, answer.body]).to.deep.equal([400, { error: { code: 'invalid_input', message: 'radius_deg: must be <= 1' } }]);
+      await expectNothingCharged(caller.accountId, 5);
     });
     it('400 for a cross-field rule (latitude without longitude)', async () => {
       const caller = await newCaller(engine.db, 5);
@@ -185,6 +196,7 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       expect(answer.body).to.deep.equal({
         error: { code: 'invalid_input', message: 'longitude: required when latitude is given (use latitude, longitude together)' },
       });
+      await expectNothingCharged(caller.accountId, 5);
     });
     it('400 for malformed JSON, a wrong content type, and a body that is not an object', async () => {
       const caller = await newCaller(engine.db, 5);
@@ -200,6 +212,7 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
       expect((await post('search_papers', { key: caller.key, rawBody: '"a"' })).body).to.deep.equal({
         error: { code: 'invalid_input', message: 'body: must be a JSON object of arguments, got string' },
       });
+      await expectNothingCharged(caller.accountId, 5);
     });
     it('413 payload_too_large for a body over the limit', async () => {
       const caller = await newCaller(engine.db, 5);
@@ -208,6 +221,7 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
         413,
         { error: { code: 'payload_too_large', message: `body: larger than the limit of ${MAX_BODY_BYTES} bytes` } },
       ]);
+      await expectNothingCharged(caller.accountId, 5);
     });
     it("402 insufficient_credits when the balance is below the tool's credits, and nothing is taken", async () => {
       const caller = await newCaller(engine.db, 1);
@@ -216,11 +230,12 @@ describeOnEachEngine('REST API end to end over HTTP', (engine) => {
         402,
         { error: { code: 'insufficient_credits', message: 'verify_references costs 2 credits; the account holds 1' } },
       ]);
-      expect(await getBalance(engine.db, caller.accountId)).to.equal(1);
+      await expectNothingCharged(caller.accountId, 1);
     });
     it('400 comes before 402: a bad body at balance 0 is a 400', async () => {
       const caller = await newCaller(engine.db, 0);
       expect((await post('search_papers', { key: caller.key, body: {} })).status).to.equal(400);
+      await expectNothingCharged(caller.accountId, 0);
     });
     it('502 upstream_error when the tool cannot complete; the balance is unchanged', async () => {
       const caller = await newCaller(engine.db, 3);

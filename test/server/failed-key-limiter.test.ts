@@ -34,15 +34,17 @@ describeOnEachEngine('the failed-key limiter over HTTP', (engine) => {
 
   describe('behind no trusted proxy (TRUSTED_PROXIES unset)', () => {
     let server: TestServer;
-    // Every request of this suite comes from the loopback peer itself; its count starts clean and is left clean.
+    // Every request of this suite comes from the loopback peer itself: each test has a server of its own (the limiter
+    // also blocks in the process's memory) and a clean count in the database, and leaves it clean.
     const forgetLoopback = () => engine.db('rate_limit_addresses').where('key', 'addr:127.0.0.1').delete();
-    before(async () => {
+    beforeEach(async () => {
+      // The server makes the table of addresses if it is not there yet.
       server = await startServer(engine.db, { handlers: stubHandlers(), env: { TRUSTED_PROXIES: '' } });
       await forgetLoopback();
     });
-    after(async () => {
-      await forgetLoopback();
+    afterEach(async () => {
       await server.close();
+      await forgetLoopback();
     });
 
     it('rotating X-Forwarded-For does not help: the peer is limited after 10 failures and no row is made for the forged addresses', async () => {
@@ -59,10 +61,15 @@ describeOnEachEngine('the failed-key limiter over HTTP', (engine) => {
         .count({ n: '*' });
       expect(Number(forgedRows[0]!.n)).to.equal(0);
     });
-    it('a valid key from that same peer still answers 200', async () => {
+    it('a valid key from a peer limited by 10 failures still answers 200, while a bad key from that peer stays refused', async () => {
+      const guesses = [];
+      for (let index = 0; index < 11; index += 1)
+        guesses.push((await post(server, { key: `sm_peer_guess${index}`, clientAddress: documentationAddress() })).status);
+      expect(guesses, 'the peer is limited').to.deep.equal([...Array(10).fill(401), 429]);
       const caller = await newCaller(engine.db, 5);
       const answer = await post(server, { key: caller.key, clientAddress: documentationAddress() });
       expect(answer.status).to.equal(200);
+      expect((await post(server, { key: 'sm_another_guess', clientAddress: documentationAddress() })).status, 'the peer is still limited').to.equal(429);
     });
   });
 

@@ -3,13 +3,14 @@
  * calls in flight, a clean stop mid-call and mid-render, and (MySQL) database connections killed
  * under load. After each test the balance equals the ledger sum and every hold is settled once.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import mysql from 'mysql2/promise';
 import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
+import { json, startFakeUpstream } from '../support/fake-upstream.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { call, newCaller, type Answer } from '../support/server.ts';
 import { ledgerKinds, pollFigure, temporaryFolder } from '../figures/helpers.ts';
@@ -18,6 +19,24 @@ const ENTRY = 'test/support/serve.ts';
 // One folder for the figure images of both engines' runs (each run has its own queue).
 const filesDir = temporaryFolder();
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const QUAKES = json({ type: 'FeatureCollection', metadata: { count: 0 }, features: [] });
+
+/** Resolves once the server at `baseUrl` refuses new connections: it has begun its clean stop (it closes its listener first). */
+async function untilRefusingConnections(baseUrl: string): Promise<void> {
+  const { hostname, port } = new URL(baseUrl);
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), hostname);
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', () => resolve(true));
+    });
+    if (refused) return;
+    await sleep(20);
+  }
+}
 
 /** A TCP server that accepts connections and never answers: an upstream that hangs. */
 async function startSilentUpstream(): Promise<{ url: string; close(): Promise<void> }> {
@@ -79,7 +98,7 @@ describeOnEachEngine(
       await Promise.all(running.splice(0).map((server) => server.kill('SIGKILL')));
     });
 
-    it('40 concurrent failing calls on 20 credits through two server processes: no 500, every hold released, balance 20', async function () {
+    it('40 concurrent failing calls on 20 credits through two server processes: no 500, each call admitted is held, then released, balance 20', async function () {
       this.timeout(60_000);
       const servers = await Promise.all([start(), start()]);
       const caller = await newCaller(engine.db, 20);
@@ -88,13 +107,26 @@ describeOnEachEngine(
           call(servers[index % 2]!.baseUrl, '/api/v1/lookup_integer_sequence', { key: caller.key, body: { query: '1, 2, 3' } }),
         ),
       );
-      const statuses = new Set(answers.map((answer) => answer.status));
-      expect(
-        [...statuses].filter((status) => status !== 502 && status !== 402),
-        'statuses other than 502 and 402',
-      ).to.deep.equal([]);
+      const failed = answers.filter((answer) => answer.status === 502).length;
+      const refused = answers.filter((answer) => answer.status === 402).length;
+      expect(failed + refused, 'answers other than 502 and 402').to.equal(40);
+      // Calls were admitted: each 502 held its credit in the ledger first. A refusal means all 20 credits were held
+      // by others at that moment, so at least 20 calls held one, whatever the interleaving.
       const holds = await holdsOf(engine.db, caller.accountId);
-      expect(holds.filter((held) => held.settlements.join() !== 'release')).to.deep.equal([]);
+      expect(holds.length, 'holds written').to.equal(failed);
+      expect(holds.length, 'holds written').to.be.at.least(20);
+      expect(
+        holds.filter((held) => held.settlements.join() !== 'release'),
+        'holds not released exactly once',
+      ).to.deep.equal([]);
+      const logged: Array<{ status: string; credits: unknown }> = await engine
+        .db('calls')
+        .whereIn(
+          'call_id',
+          holds.map((held) => held.call_id),
+        )
+        .select('status', 'credits');
+      expect(logged.map((row) => [row.status, Number(row.credits)])).to.deep.equal(holds.map(() => ['upstream_error', 0]));
       await expectBalance(engine.db, caller.accountId, 20);
     });
 
@@ -163,19 +195,37 @@ describeOnEachEngine(
       }
     });
 
-    it('a clean stop waits for calls in progress up to its grace period, then releases the charge of those it cuts off', async function () {
+    it('a clean stop waits for calls in progress up to its grace period: one that finishes meanwhile answers 200 and is charged, one cut off is released', async function () {
       this.timeout(60_000);
-      const upstream = await startSilentUpstream();
+      const upstream = await startFakeUpstream();
       try {
-        const server = await start({ SOURCE_USGS_EARTHQUAKES_URL: upstream.url, SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000', SHUTDOWN_GRACE_MS: '300' });
+        // The call asking for magnitude 6 never gets an answer; the one asking for magnitude 5 gets it once the upstream is let go.
+        upstream.on('/query', (hit) => (hit.query.get('minmagnitude') === '6' ? { fault: 'no_answer' } : QUAKES));
+        upstream.hold();
+        const server = await start({ SOURCE_USGS_EARTHQUAKES_URL: upstream.url, SOURCE_USGS_EARTHQUAKES_TIMEOUT_MS: '120000', SHUTDOWN_GRACE_MS: '4000' });
         const caller = await newCaller(engine.db, 5);
-        const hanging = call(server.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: {} }).catch((error: Error) => error);
-        while ((await holdsOf(engine.db, caller.accountId)).length < 1) await sleep(50);
-        await server.stop();
-        await hanging;
-        const holds = await holdsOf(engine.db, caller.accountId);
-        expect(holds.map((held) => held.settlements)).to.deep.equal([['release']]);
-        await expectBalance(engine.db, caller.accountId, 5);
+        const quakes = (minMagnitude: number) =>
+          call(server.baseUrl, '/api/v1/search_earthquakes', { key: caller.key, body: { min_magnitude: minMagnitude } }).catch((error: Error) => error);
+        const finishing = quakes(5);
+        const cutOff = quakes(6);
+        while ((await holdsOf(engine.db, caller.accountId)).length < 2 || upstream.hits.length < 2) await sleep(50);
+
+        const stopped = server.stop();
+        await untilRefusingConnections(server.baseUrl);
+        // The server is stopping, both calls still in progress: the upstream answers one of them now.
+        upstream.release();
+        const [finished, cut] = await Promise.all([finishing, cutOff]);
+        await stopped;
+
+        if (finished instanceof Error) throw new Error(`the call that finished within the grace period got no answer: ${finished.message}`);
+        expect([finished.status, finished.body.credits_used]).to.deep.equal([200, 1]);
+        expect(cut instanceof Error, 'the call cut off got no answer').to.equal(true);
+        const settled = await holdsOf(engine.db, caller.accountId);
+        expect(settled.map((held) => [held.call_id === finished.body.call_id, held.settlements])).to.have.deep.members([
+          [true, ['capture']],
+          [false, ['release']],
+        ]);
+        await expectBalance(engine.db, caller.accountId, 4);
       } finally {
         await upstream.close();
       }

@@ -78,7 +78,7 @@ describeOnEachEngine('the MCP connection at POST /mcp, with the official SDK cli
       const caller = await newCaller(engine.db, 0);
       const client = await connect(caller.key);
       const { tools: listed } = await client.listTools();
-      expect(listed).to.have.length(Object.keys(tools).length);
+      expect(listed.map((tool) => tool.name).sort(), 'the tools listed are those of the manifest').to.deep.equal(Object.keys(tools).sort());
       for (const tool of listed) {
         const rest = await call(server.baseUrl, `/api/v1/${tool.name}`);
         const { 'x-constraints': constraints, ...schema } = rest.body.input_schema;

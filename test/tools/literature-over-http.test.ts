@@ -206,10 +206,25 @@ describeRecordings('openalex', () => {
       const result = await charged('verify_references', { references: text });
       expect([result.answer.status, result.answer.body.error.code, result.balance]).to.deep.equal([400, 'invalid_input', 10]);
       expect(result.answer.body.error.message).to.match(/^references: at most 50 references per call; the text holds 51/);
-      expect(fakes.crossref.hits).to.have.length(0);
+      expect(result.ledger).to.equal(10);
+      expect(
+        SOURCES.flatMap((source) => fakes[source].hits.map((hit) => `${source} ${hit.path}`)),
+        'requests upstream',
+      ).to.deep.equal([]);
       const array = await charged('verify_references', { references: Array.from({ length: 51 }, () => 'x') });
-      expect([array.answer.status, array.answer.body.error.message]).to.deep.equal([400, array.answer.body.error.message]);
-      expect(array.answer.body.error.message).to.contain('references');
+      expect([array.answer.status, array.answer.body.error, array.balance, array.ledger]).to.deep.equal([
+        400,
+        {
+          code: 'invalid_input',
+          message: 'references: must be string; references: must not have more than 50 items; references: must match exactly one schema in oneOf',
+        },
+        10,
+        10,
+      ]);
+      expect(
+        SOURCES.flatMap((source) => fakes[source].hits.map((hit) => `${source} ${hit.path}`)),
+        'requests upstream',
+      ).to.deep.equal([]);
     });
 
     it("verify_references: a reference matched by Crossref's reference matcher is verified, with the real metadata (2 credits)", async () => {

@@ -9,7 +9,8 @@ import { FastForwardClock } from '../support/clock.ts';
 import { json, startFakeUpstream } from '../support/fake-upstream.ts';
 
 const answer: CachedAnswer = { status: 200, contentType: 'application/json', body: '{"a":1}', retrievedAt: '2026-01-02T03:04:05.678Z' };
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The Redis of the tests (TEST_REDIS_URL, as the other suites that need one), by default a local one. */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('the memory cache', () => {
   it('keeps an answer for its TTL and forgets it afterwards', async () => {
@@ -61,7 +62,8 @@ describe('the Redis cache (shared by several processes)', function () {
       probe.disconnect();
     }
     if (!reachable) {
-      console.log(`Redis cache tests skipped: no Redis answers at ${REDIS_URL} (set REDIS_URL to run them).`);
+      if (process.env.CI) throw new Error(`no Redis answers at ${REDIS_URL}, and CI expects one (TEST_REDIS_URL)`);
+      console.log(`Redis cache tests skipped: no Redis answers at ${REDIS_URL} (set TEST_REDIS_URL to run them).`);
       this.skip();
     }
   });

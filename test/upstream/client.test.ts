@@ -33,6 +33,25 @@ async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
   throw new Error('expected the request to fail');
 }
 
+/**
+ * A call's admission the test decides, which says when the client first waits for it (a request
+ * that must go upstream awaits it before sending anything).
+ */
+function watchedAdmission(): { promise: Promise<void>; awaited: Promise<void>; admit(): void } {
+  let admit!: () => void;
+  let noteAwaited!: () => void;
+  const awaited = new Promise<void>((resolve) => (noteAwaited = resolve));
+  const promise = new Promise<void>((resolve) => (admit = resolve));
+  const watch = <T extends (...args: never[]) => unknown>(method: T): T =>
+    ((...args: Parameters<T>) => {
+      noteAwaited();
+      return method(...args);
+    }) as T;
+  promise.then = watch(promise.then.bind(promise)) as typeof promise.then;
+  promise.catch = watch(promise.catch.bind(promise)) as typeof promise.catch;
+  return { promise, awaited, admit };
+}
+
 describe('the upstream HTTP layer', () => {
   let fake: FakeUpstream;
   before(async () => {
@@ -232,13 +251,14 @@ describe('the upstream HTTP layer', () => {
       fake.on('/query', json({ n: 5 }));
       const client = clientFor(fake);
       await client.getJson('usgs-earthquakes', { path: '/query', searchParams: { cached: 1 } });
-      let admit!: () => void;
-      const view = client.forCall(new Promise<void>((resolve) => (admit = resolve)));
+      const admission = watchedAdmission();
+      const view = client.forCall(admission.promise);
       expect((await view.getJson('usgs-earthquakes', { path: '/query', searchParams: { cached: 1 } })).fromCache).to.equal(true);
       const fresh = view.getJson('usgs-earthquakes', { path: '/query', searchParams: { cached: 0 } });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The request has come to the point where it waits for the admission: nothing of it was sent before.
+      await admission.awaited;
       expect(fake.hits).to.have.length(1);
-      admit();
+      admission.admit();
       expect([(await fresh).body, fake.hits.length]).to.deep.equal([{ n: 5 }, 2]);
     });
     it("a refused call's request fails with the refusal and reaches nothing; another call's identical request, joined to it, asks for itself", async () => {

@@ -44,13 +44,13 @@ const FAULTS: Fault[] = [
       },
       {
         file: 'src/ledger/call-batches.ts',
-        anchor: '    const conditional = atOnce && total > 0;\n',
+        anchor: '    const conditional = oneRoundTrip && total > 0;\n',
         replacement: '    const conditional = false; // deliberate fault: the path below refuses every hold\n',
       },
       {
         file: 'src/ledger/call-batches.ts',
-        anchor: '        if (price > left) return false;\n',
-        replacement: '        if (price > 0) return false; // deliberate fault: every hold refused\n',
+        anchor: '        if (pending.held.credits > left) admitted.delete(pending);\n',
+        replacement: '        if (pending.held.credits > 0) admitted.delete(pending); // deliberate fault: every hold refused\n',
       },
     ],
     suites: ['test/ledger/credits.test.ts', 'test/server/faults.test.ts', 'test/server/concurrency.test.ts'],
@@ -73,8 +73,9 @@ const FAULTS: Fault[] = [
     patches: [
       {
         file: 'src/server/run-tool-call.ts',
-        anchor: '        recorded = await settleCall(db, held, record(), false).then(\n',
-        replacement: "        recorded = await settleCall(db, held, record(), status === 'upstream_error').then( // deliberate fault\n",
+        anchor: '      const answered = await charge.fail(error, record);\n',
+        replacement:
+          "      const answered = toApiError(error).code === 'upstream_error' ? await charge.succeed(record()).then(() => error) : await charge.fail(error, record); // deliberate fault\n",
       },
     ],
     suites: ['test/server/api.test.ts', 'test/server/faults.test.ts', 'test/tools/literature-over-http.test.ts'],

@@ -124,7 +124,16 @@ function answerLost(error: unknown): boolean {
 
 /** Holds in a transaction of the call's own, retried until `deadline`; after a failed batch, first looks for what it wrote. */
 async function holdOneByOne(db: Knex, held: Held, options: HoldOptions, deadline: number, batchFailed: boolean): Promise<HoldResult> {
-  const leave = options.gate ? await options.gate.enter(held.accountId, deadline) : () => undefined;
+  let leave = (): void => undefined;
+  if (options.gate) {
+    try {
+      leave = await options.gate.enter(held.accountId, deadline);
+    } catch (error) {
+      // No place in time after a failed batch, which may have held all the same.
+      if (batchFailed) void releaseIfHeld(db, held.callId).catch(() => undefined);
+      throw error;
+    }
+  }
   try {
     return await retryTransient(deadline, async (attempt) => {
       // A failed attempt may have committed all the same (the answer to its COMMIT was lost, or the

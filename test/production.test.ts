@@ -36,6 +36,31 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
+/** The processes of process group `group` still running (from /proc). */
+function groupMembers(group: number): number[] {
+  const members: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The process group is the third field after the command name, which is in parentheses.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === group && fields[0] !== 'Z') members.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return members;
+}
+
+function signalGroup(group: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-group, signal);
+  } catch {
+    // the group has no process left
+  }
+}
+
 /** The command lines of every descendant of `pid` (from /proc), children first. */
 function descendants(pid: number): string[][] {
   const children = new Map<number, number[]>();
@@ -87,11 +112,18 @@ describe('the production install, as an operator runs it', function () {
   });
 
   after(async function () {
-    if (npmStart && npmStart.exitCode === null) {
-      const exited = new Promise((resolve) => npmStart!.once('exit', resolve));
-      npmStart.kill('SIGTERM');
-      await exited;
-    }
+    if (!npmStart?.pid) return;
+    // npm does not pass SIGTERM on to the server it started: stop its whole process group, and wait until the server is gone too.
+    const group = npmStart.pid;
+    const exited = npmStart.exitCode === null ? new Promise((resolve) => npmStart!.once('exit', resolve)) : Promise.resolve();
+    signalGroup(group, 'SIGTERM');
+    await exited;
+    const stopped = await eventually(
+      async () => groupMembers(group).length,
+      (left) => left === 0,
+      30_000,
+    );
+    if (stopped !== 0) signalGroup(group, 'SIGKILL');
   });
 
   it('has no devDependency installed but type declarations that dependencies bring (no TypeScript loader, no test tools)', function () {
@@ -106,7 +138,13 @@ describe('the production install, as an operator runs it', function () {
   it('npm start builds dist/, runs it with plain node and the server flags, and serves the first call of the README with the starter key', async function () {
     stdoutFile = path.join(folder, 'stdout.log');
     stderrFile = path.join(folder, 'stderr.log');
-    npmStart = spawn('npm', ['start'], { cwd: folder, env, stdio: ['ignore', openSync(stdoutFile, 'w'), openSync(stderrFile, 'w')] });
+    npmStart = spawn('npm', ['start'], {
+      cwd: folder,
+      env,
+      // A process group of its own, so that the server npm starts can be stopped with it.
+      detached: true,
+      stdio: ['ignore', openSync(stdoutFile, 'w'), openSync(stderrFile, 'w')],
+    });
     const listening = await eventually(
       async () =>
         readFileSync(stdoutFile, 'utf8')

@@ -1,6 +1,5 @@
 /** The Express app: health checks, the four generic endpoints of spec part 4.1, JSON errors only. */
 import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import openapi from '../../generated/openapi.json' with { type: 'json' };
@@ -25,6 +24,7 @@ import { accountHandler } from './account/summary.ts';
 import { corsFor } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { describeToolHandler, listToolsHandler, openApiHandler } from './catalogue.ts';
+import { securityHeaders } from './security-headers.ts';
 import { errorMiddleware } from './error-middleware.ts';
 import { listenOnConfiguredServer } from './http-server.ts';
 import { InFlight } from './in-flight.ts';
@@ -75,7 +75,7 @@ export async function createApp({
   app.set('case sensitive routing', true);
   if (validateResponses) app.use(createResponseValidator(openapi));
   // Security headers on every answer (the docs page and figure files set their own policies on top).
-  app.use(helmet());
+  app.use(securityHeaders());
   if (config.corsOrigins.length > 0) app.use(corsFor(config.corsOrigins));
   // X-Forwarded-For is believed only from the operator's proxies; otherwise request.ip is the connection's address.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);

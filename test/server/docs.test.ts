@@ -4,8 +4,27 @@ import { tools } from '../../generated/tools.ts';
 import { DOCS_CONTENT_SECURITY_POLICY } from '../../src/server/docs.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { describeInBrowser, launchChromium, openRendered } from '../support/browser.ts';
-import { call, startServer, type TestServer } from '../support/server.ts';
+import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { pngSize } from '../figures/helpers.ts';
+import express, { type RequestHandler } from 'express';
+import helmet from 'helmet';
+import type { AddressInfo } from 'node:net';
+
+/** The security headers `middleware` puts on an answer of a bare Express app (lower-case names). */
+async function headersOfBareApp(middleware: RequestHandler): Promise<Record<string, string>> {
+  const app = express()
+    .use(middleware)
+    .get('/', (_request, response) => void response.end());
+  const listener = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => listener.once('listening', resolve));
+  try {
+    const answer = await fetch(`http://127.0.0.1:${(listener.address() as AddressInfo).port}/`);
+    const general = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'x-powered-by']);
+    return Object.fromEntries([...answer.headers].filter(([name]) => !general.has(name)));
+  } finally {
+    listener.close();
+  }
+}
 
 describeOnEachEngine('the API reference page and security headers', (engine) => {
   let server: TestServer;
@@ -42,6 +61,21 @@ describeOnEachEngine('the API reference page and security headers', (engine) => 
       expect(answer.headers.get('referrer-policy'), path).to.equal('no-referrer');
       expect(answer.headers.get('content-security-policy'), path).to.match(/^default-src 'self'/);
       expect(answer.headers.get('strict-transport-security'), path).to.equal('max-age=31536000; includeSubDomains');
+    }
+  });
+
+  it("sets exactly the headers helmet's defaults set, worked out once at start, on tool calls and errors alike", async function () {
+    const helmetHeaders = await headersOfBareApp(helmet());
+    expect(Object.keys(helmetHeaders)).to.have.length(12);
+    const answers = [
+      await fetch(`${server.baseUrl}/healthz`),
+      await call(server.baseUrl, '/api/v1/list_capabilities', { key: (await newCaller(engine.db, 0)).key, body: {} }),
+      await call(server.baseUrl, '/api/v1/list_capabilities', { body: {} }),
+    ];
+    expect(answers.map((answer) => answer.status)).to.deep.equal([200, 200, 401]);
+    for (const answer of answers) {
+      for (const [name, value] of Object.entries(helmetHeaders)) expect(answer.headers.get(name), name).to.equal(value);
+      expect(answer.headers.get('x-powered-by')).to.equal(null);
     }
   });
 

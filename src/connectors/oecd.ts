@@ -3,7 +3,7 @@
  * SDMX-CSV with labels from `/data/{agency},{flow},{version}/{key}`. The API has no search:
  * find_series searches the dataflow list and the matching dataflows' structures and available codes
  * (./oecd-catalogue.ts) and builds each series key from them; when the catalogue cannot be read,
- * OECD is a failed source. The two dataflows listed here (their dimension order taken from the
+ * OECD is a failed source. The three dataflows listed here (their dimension order taken from the
  * API's own CSV headers) are read without a structure request, and their presets weigh more.
  * Rows are not sorted and may fall outside the period asked: they are sorted and filtered here.
  */
@@ -54,6 +54,13 @@ export const DATAFLOWS: readonly Dataflow[] = [
     title: 'Monthly unemployment rates',
     dimensions: ['REF_AREA', 'MEASURE', 'UNIT_MEASURE', 'TRANSFORMATION', 'ADJUSTMENT', 'SEX', 'AGE', 'ACTIVITY', 'FREQ'],
   },
+  {
+    agency: 'OECD.SDD.TPS',
+    id: 'DSD_PRICES@DF_PRICES_ALL',
+    version: '1.0',
+    title: 'Consumer price indices (CPIs, HICPs), COICOP 1999',
+    dimensions: ['REF_AREA', 'FREQ', 'METHODOLOGY', 'MEASURE', 'UNIT_MEASURE', 'EXPENDITURE', 'ADJUSTMENT', 'TRANSFORMATION'],
+  },
 ];
 
 interface Preset {
@@ -86,6 +93,13 @@ export const PRESETS: readonly Preset[] = [
     units: 'Percentage of labour force',
     frequency: 'monthly',
     dimensions: { MEASURE: 'UNE_LF_M', ADJUSTMENT: 'Y', SEX: '_T', AGE: 'Y_GE15', FREQ: 'M' },
+  },
+  {
+    flow: 'DSD_PRICES@DF_PRICES_ALL',
+    title: 'Consumer price index, all items, growth over 1 year',
+    units: 'Percent per annum',
+    frequency: 'monthly',
+    dimensions: { FREQ: 'M', METHODOLOGY: 'N', MEASURE: 'CPI', UNIT_MEASURE: 'PA', EXPENDITURE: '_T', ADJUSTMENT: 'N', TRANSFORMATION: 'GY' },
   },
 ];
 

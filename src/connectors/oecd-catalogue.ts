@@ -1,22 +1,26 @@
 /**
- * The OECD catalogue, from the SDMX structure API of sdmx.oecd.org/public/rest (SDMX-JSON
- * structure messages, version 1.0: the structure endpoints refuse 2.0):
+ * The OECD catalogue, from the SDMX structure API of sdmx.oecd.org/public/rest. Structures are asked
+ * for as SDMX-ML 2.1, the API's own default and the format its recorded answers are in:
  * - `/dataflow/all/all/latest`: every dataflow with its name (about 1,500), indexed by name and
  *   description;
  * - `/dataflow/{agency}/{id}/{version}?references=all`: the dataflow's data structure (dimensions in
  *   key order, each with its codelist) and the codelists' labels;
- * - `/v2/availability/dataflow/{agency}/{id}/{version}/{key}`: the codes that have data for one
- *   country (an "Actual" content constraint, one cube region of key values).
+ * - `/v2/availability/dataflow/{agency}/{id}/{version}/{key}` (SDMX-JSON 1.0): the codes that have
+ *   data for one country (an "Actual" content constraint, one cube region of key values).
  * A series key is built from these: the named country, monthly before quarterly before annual,
  * the measure that matched, and for every other dimension its only code with data, else left open.
  * Structure requests are not data downloads (OECD's hourly limit counts downloads only).
  */
 import type { UpstreamClient } from '../upstream/client.ts';
+import { XMLParser } from 'fast-xml-parser';
 import { UpstreamError } from '../upstream/errors.ts';
 import { CatalogueIndex } from '../statistics/catalogue-index.ts';
 import { cataloguesOf } from '../statistics/catalogues.ts';
 
 const SOURCE = 'oecd' as const;
+/** SDMX-ML 2.1 structure messages (dataflows, data structures, codelists). */
+export const STRUCTURE_XML = 'application/vnd.sdmx.structure+xml; version=2.1';
+/** The availability answer, SDMX-JSON 1.0 (as recorded). */
 const STRUCTURE_JSON = 'application/vnd.sdmx.structure+json; version=1.0; charset=utf-8';
 /** The dataflow list and a structure with its codelists can be larger than a data answer. */
 export const CATALOGUE_MAX_BYTES = 64 * 1024 * 1024;
@@ -41,54 +45,87 @@ export interface Dimension {
 }
 
 export interface Structure {
+  /** The dataflow's English name, when the message names it (references=all does). */
+  name?: string;
   /** In key order (time left out). */
   dimensions: Dimension[];
 }
 
 type Json = Record<string, unknown>;
 const obj = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
-const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : []);
+const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : value && typeof value === 'object' ? [obj(value)] : []);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-/** The English name of an SDMX-JSON artefact: `names.en`, else `name`. */
-const nameOf = (artefact: Json): string | undefined => text(obj(artefact.names).en) ?? text(artefact.name);
+
+const ML_ARRAYS = new Set(['Dataflow', 'DataStructure', 'Codelist', 'Code', 'Dimension', 'Name', 'Description']);
+const ml = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  isArray: (name) => ML_ARRAYS.has(name),
+});
+
+/** An SDMX-ML structure message → its `Structures` element (an error when the text is not one). */
+function structuresOf(body: string): Json {
+  let document: Json;
+  try {
+    document = obj(ml.parse(body));
+  } catch {
+    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure answer is not XML`);
+  }
+  const structures = obj(obj(document.Structure).Structures);
+  if (!document.Structure) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure answer is not an SDMX-ML structure message`);
+  return structures;
+}
+
+/** The English text of `<common:Name xml:lang="en">` (or `Description`), else the first; markup and spacing removed. */
+function english(nodes: unknown): string | undefined {
+  const all = list(nodes);
+  const node = all.find((one) => one.lang === 'en') ?? all[0];
+  const value = text(node?.['#text']);
+  return value
+    ?.replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
 
 export const refOf = (flow: Pick<DataflowRef, 'agency' | 'id' | 'version'>) => `${flow.agency},${flow.id},${flow.version}`;
 
-/** `/dataflow/all/all/latest` → the dataflows (those without an id, agency or version are skipped). */
-export function readDataflows(body: unknown): Array<DataflowRef & { description?: string }> {
-  return list(obj(obj(body).data).dataflows).flatMap((flow) => {
-    const [id, agency, version, name] = [text(flow.id), text(flow.agencyID), text(flow.version), nameOf(flow)];
+/** A dataflow message (`/dataflow/all/all/latest`) → the dataflows (those without an id, agency or version are skipped). */
+export function readDataflows(body: string): Array<DataflowRef & { description?: string }> {
+  return list(obj(structuresOf(body).Dataflows).Dataflow).flatMap((flow) => {
+    const [id, agency, version] = [text(flow.id), text(flow.agencyID), text(flow.version)];
     if (!id || !agency || !version) return [];
-    const description = text(obj(flow.descriptions).en) ?? text(flow.description);
-    return [{ agency, id, version, name: name ?? id, description: description?.slice(0, 400) }];
+    return [{ agency, id, version, name: english(flow.Name) ?? id, description: english(flow.Description)?.slice(0, 400) }];
   });
 }
 
-/** `urn:…Codelist=OECD.SDD.STES:CL_MEASURE(1.0)` → `OECD.SDD.STES:CL_MEASURE(1.0)`. */
-const codelistKey = (urn: string) => urn.slice(urn.indexOf('=') + 1);
+const codelistKey = (ref: Json) => `${text(ref.agencyID)}:${text(ref.id)}(${text(ref.version)})`;
 
-/** A structure message with references=all → the dimensions in key order with their codes' labels. */
-export function readStructure(body: unknown): Structure {
-  const data = obj(obj(body).data);
-  const structure = list(data.dataStructures)[0];
+/** A structure message with references=all → the dimensions in key order with their codes' English labels. */
+export function readStructure(body: string): Structure {
+  const structures = structuresOf(body);
+  const structure = list(obj(structures.DataStructures).DataStructure)[0];
   if (!structure) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure message holds no data structure`);
   const codelists = new Map(
-    list(data.codelists).map((codelist) => [
-      `${text(codelist.agencyID)}:${text(codelist.id)}(${text(codelist.version)})`,
-      new Map(list(codelist.codes).flatMap((code) => (text(code.id) ? [[text(code.id)!, nameOf(code) ?? text(code.id)!] as const] : []))),
+    list(obj(structures.Codelists).Codelist).map((codelist) => [
+      codelistKey(codelist),
+      new Map(list(codelist.Code).flatMap((code) => (text(code.id) ? [[text(code.id)!, english(code.Name) ?? text(code.id)!] as const] : []))),
     ]),
   );
-  const dimensions = list(obj(obj(structure.dataStructureComponents).dimensionList).dimensions)
-    .map((dimension, index) => ({ dimension, position: typeof dimension.position === 'number' ? dimension.position : index }))
+  const dimensions = list(obj(obj(structure.DataStructureComponents).DimensionList).Dimension)
+    .map((dimension, index) => ({ dimension, position: Number(dimension.position ?? index + 1) }))
     .sort((a, b) => a.position - b.position)
     .flatMap(({ dimension }) => {
       const id = text(dimension.id);
       if (!id) return [];
-      const enumeration = text(obj(dimension.localRepresentation).enumeration);
-      return [{ id, codes: (enumeration && codelists.get(codelistKey(enumeration))) || new Map<string, string>() }];
+      const ref = obj(obj(obj(dimension.LocalRepresentation).Enumeration).Ref);
+      return [{ id, codes: codelists.get(codelistKey(ref)) ?? new Map<string, string>() }];
     });
   if (dimensions.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the data structure has no dimensions`);
-  return { dimensions };
+  const name = english(list(obj(structures.Dataflows).Dataflow)[0]?.Name);
+  return name ? { name, dimensions } : { dimensions };
 }
 
 /** An availability (content constraint) message → the codes that have data, per dimension. */
@@ -140,9 +177,9 @@ export function measureDimension(structure: Structure): Dimension | undefined {
 }
 
 export async function readDataflowList(upstream: UpstreamClient): Promise<DataflowList> {
-  const answer = await upstream.getJson(SOURCE, {
+  const answer = await upstream.getText(SOURCE, {
     path: '/dataflow/all/all/latest',
-    headers: { accept: STRUCTURE_JSON },
+    headers: { accept: STRUCTURE_XML },
     kind: 'structure',
     maxBodyBytes: CATALOGUE_MAX_BYTES,
   });
@@ -164,10 +201,10 @@ export function dataflowList(upstream: UpstreamClient): Promise<DataflowList> {
 /** A dataflow's structure, read once and kept. */
 export function structureOf(upstream: UpstreamClient, flow: Pick<DataflowRef, 'agency' | 'id' | 'version'>): Promise<Structure> {
   return cataloguesOf(upstream).get(`${SOURCE}:structure:${refOf(flow)}`, async () => {
-    const answer = await upstream.getJson(SOURCE, {
+    const answer = await upstream.getText(SOURCE, {
       path: `/dataflow/${flow.agency}/${flow.id}/${flow.version}`,
       searchParams: { references: 'all' },
-      headers: { accept: STRUCTURE_JSON },
+      headers: { accept: STRUCTURE_XML },
       kind: 'structure',
       maxBodyBytes: CATALOGUE_MAX_BYTES,
     });

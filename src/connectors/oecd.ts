@@ -3,7 +3,7 @@
  * SDMX-CSV with labels from `/data/{agency},{flow},{version}/{key}`. The API has no search:
  * find_series searches the dataflow list and the matching dataflows' structures and available codes
  * (./oecd-catalogue.ts) and builds each series key from them; when the catalogue cannot be read,
- * OECD is a failed source. The two dataflows listed here (their dimension order taken from the
+ * OECD is a failed source. The three dataflows listed here (their dimension order taken from the
  * API's own CSV headers) are read without a structure request, and their presets weigh more.
  * Rows are not sorted and may fall outside the period asked: they are sorted and filtered here.
  */
@@ -35,6 +35,8 @@ export interface Dataflow {
   title: string;
   /** Dimension ids in key order (the order of the dimension columns of the dataflow's SDMX-CSV). */
   dimensions: readonly string[];
+  /** English labels of the codes, by dimension, when read from the dataflow's structure (a codes-only answer is labelled with them). */
+  labels?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 export const DATAFLOWS: readonly Dataflow[] = [
@@ -51,6 +53,13 @@ export const DATAFLOWS: readonly Dataflow[] = [
     version: '1.0',
     title: 'Monthly unemployment rates',
     dimensions: ['REF_AREA', 'MEASURE', 'UNIT_MEASURE', 'TRANSFORMATION', 'ADJUSTMENT', 'SEX', 'AGE', 'ACTIVITY', 'FREQ'],
+  },
+  {
+    agency: 'OECD.SDD.TPS',
+    id: 'DSD_PRICES@DF_PRICES_ALL',
+    version: '1.0',
+    title: 'Consumer price indices (CPIs, HICPs), COICOP 1999',
+    dimensions: ['REF_AREA', 'FREQ', 'METHODOLOGY', 'MEASURE', 'UNIT_MEASURE', 'EXPENDITURE', 'ADJUSTMENT', 'TRANSFORMATION'],
   },
 ];
 
@@ -84,6 +93,13 @@ export const PRESETS: readonly Preset[] = [
     units: 'Percentage of labour force',
     frequency: 'monthly',
     dimensions: { MEASURE: 'UNE_LF_M', ADJUSTMENT: 'Y', SEX: '_T', AGE: 'Y_GE15', FREQ: 'M' },
+  },
+  {
+    flow: 'DSD_PRICES@DF_PRICES_ALL',
+    title: 'Consumer price index, all items, growth over 1 year',
+    units: 'Percent per annum',
+    frequency: 'monthly',
+    dimensions: { FREQ: 'M', METHODOLOGY: 'N', MEASURE: 'CPI', UNIT_MEASURE: 'PA', EXPENDITURE: '_T', ADJUSTMENT: 'N', TRANSFORMATION: 'GY' },
   },
 ];
 
@@ -179,16 +195,21 @@ export function seriesFromCsv(csv: string, flow: Dataflow, request: Pick<SeriesR
   const { series, picked } = parseData(csv, flow);
   if (!series) throw new UpstreamError(SOURCE, 'http_error', `${SOURCE} has no data for ${flow.id} with ${keyOf(flow, dimensions)}`);
   const full = Object.fromEntries(flow.dimensions.map((id) => [id, series.dimensions[id]?.code]));
-  const label = (id: string) => series.dimensions[id]?.label ?? series.dimensions[id]?.code;
+  /** The answer's own label, else the structure's (for a codes-only answer). */
+  const named = (id: string) => {
+    const code = series.dimensions[id]?.code;
+    return series.dimensions[id]?.label ?? (code === undefined ? undefined : flow.labels?.get(id)?.get(code));
+  };
+  const label = (id: string) => named(id) ?? series.dimensions[id]?.code;
   const preset = PRESETS.find((candidate) => candidate.flow === flow.id && Object.entries(candidate.dimensions).every(([id, code]) => full[id] === code));
   const area = series.dimensions.REF_AREA;
   return {
     seriesId: formatSeriesId(SOURCE, seriesFlowId(flow), full),
-    title: series.dimensions.MEASURE?.label ?? preset?.title ?? `${flow.title}: ${label('MEASURE')}`,
+    title: series.dimensions.MEASURE?.label ?? preset?.title ?? named('MEASURE') ?? `${flow.title}: ${label('MEASURE')}`,
     units: series.dimensions.UNIT_MEASURE?.label ?? preset?.units ?? label('UNIT_MEASURE'),
     frequency: frequencyOf(series.dimensions.FREQ?.code),
-    seasonalAdjustment: series.dimensions.ADJUSTMENT?.label,
-    geography: area?.label ?? (area ? (countryOf(area.code)?.name ?? area.code) : undefined),
+    seasonalAdjustment: named('ADJUSTMENT'),
+    geography: area?.label ?? (area ? (countryOf(area.code)?.name ?? label('REF_AREA')) : undefined),
     countryCode: area?.code,
     dataset: flow.title,
     url: explorerUrl(flow),
@@ -210,7 +231,14 @@ export async function resolveDataflow(upstream: UpstreamClient, id: string): Pro
     );
   const [agency, flowId, version] = parts as [string, string, string];
   const structure = await structureOf(upstream, { agency, id: flowId, version });
-  return { agency, id: flowId, version, title: flowId, dimensions: structure.dimensions.map((dimension) => dimension.id) };
+  return {
+    agency,
+    id: flowId,
+    version,
+    title: structure.name ?? flowId,
+    dimensions: structure.dimensions.map((dimension) => dimension.id),
+    labels: new Map(structure.dimensions.map((dimension) => [dimension.id, dimension.codes])),
+  };
 }
 
 export async function getData(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {

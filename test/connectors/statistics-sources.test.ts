@@ -192,6 +192,30 @@ describeRecordings('oecd', () => {
     });
     expect(series.observations).to.have.length(13);
   });
+  it('reads the labelled CPI answer for the United Kingdom (annual growth over 1 year): six years, all the server sent though 2020-01 to 2022-01 was asked', () => {
+    const prices = oecd.dataflowOf('DSD_PRICES@DF_PRICES_ALL')!;
+    const series = oecd.seriesFromCsv(recording('oecd', 'data-v2-prices-gbr-cpi-annual-growth-labels.csv'), prices, {}, { REF_AREA: 'GBR', FREQ: 'A' });
+    expect({ ...series, observations: series.observations.map((observation) => [observation.period, observation.value]) }).to.deep.equal({
+      seriesId: 'oecd:DSD_PRICES@DF_PRICES_ALL?REF_AREA=GBR&FREQ=A&METHODOLOGY=N&MEASURE=CPI&UNIT_MEASURE=PA&EXPENDITURE=_T&ADJUSTMENT=N&TRANSFORMATION=GY',
+      title: 'Consumer price index',
+      units: 'Percent per annum',
+      frequency: 'annual',
+      seasonalAdjustment: 'Neither seasonally adjusted nor calendar adjusted',
+      geography: 'United Kingdom',
+      countryCode: 'GBR',
+      dataset: 'Consumer price indices (CPIs, HICPs), COICOP 1999',
+      url: oecd.explorerUrl(prices),
+      notes: [],
+      observations: [
+        ['2020', 1],
+        ['2021', 2.5],
+        ['2022', 7.9],
+        ['2023', 6.8],
+        ['2024', 3.3],
+        ['2025', 3.9],
+      ],
+    });
+  });
   it('reads the labelled LFS CSV and drops the row outside the period asked', () => {
     const series = oecd.seriesFromCsv(
       recording('oecd', 'data-v2-lfs-usa-unemployment-labels.csv'),

@@ -1,22 +1,27 @@
 /**
  * find_series over the OECD and Census catalogues on hand-made catalogue answers (no real recording
- * of OECD's dataflow list and structures or of Census's data.json and variables.json has been
- * found: test/recordings/oecd/README.md). These test the machinery in the documented formats — the
- * dataflow and variable search, the key built from a structure and the real recorded availability,
- * the seriesId get_series reads — not the ranking over the real catalogues.
+ * of OECD's whole dataflow list or of the KEI structure, nor of Census's data.json and
+ * variables.json, has been found: test/recordings/oecd/README.md, test/recordings/README.md). These
+ * test the machinery in the recorded formats — the dataflow and variable search, the key built from
+ * a structure and the real recorded availability, the seriesId get_series reads — not the ranking
+ * over the real catalogues.
  */
 import { expect } from 'chai';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { expectCharged, own, recorded } from '../life/support.ts';
-import { statisticsHarness } from './support.ts';
+import { statisticsHarness, text } from './support.ts';
+import { fixture } from '../connectors/recordings.ts';
+
+const SDMX_ML = 'application/vnd.sdmx.structure+xml; version=2.1; charset=utf-8';
+const ownXml = (file: string) => text(fixture('oecd', file), SDMX_ML);
 
 describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the machinery)', (engine) => {
   const stats = statisticsHarness(engine);
   const ids = (result: { answer: { body: { records: Array<{ id: string }> } } }) => result.answer.body.records.map((record) => record.id);
 
   it('OECD: the best dataflow by name, its structure, and the codes with data for the country make the key', async () => {
-    stats.on('oecd', '/dataflow/all/all/latest', own('oecd', 'hand-made-dataflows-three.json'));
-    stats.on('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0', own('oecd', 'hand-made-structure-kei.json'));
+    stats.on('oecd', '/dataflow/all/all/latest', ownXml('hand-made-dataflows-three.xml'));
+    stats.on('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0', ownXml('hand-made-structure-kei.xml'));
     // The real availability answer for the United Kingdom (its request asked quarterly codes only).
     stats.on('oecd', '/v2/availability/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0/GBR.*.*.*.*.*.*', recorded('oecd', 'availability-v2-kei-gbr-q.json'));
     const result = await stats.charged('find_series', { query: 'long-term interest rates United Kingdom', sources: ['oecd'], limit: 2 });
@@ -31,10 +36,7 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
       dataset: 'Key short-term economic indicators',
     });
     const structure = stats.hits('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0')[0]!;
-    expect([structure.query.get('references'), structure.headers.accept]).to.deep.equal([
-      'all',
-      'application/vnd.sdmx.structure+json; version=1.0; charset=utf-8',
-    ]);
+    expect([structure.query.get('references'), structure.headers.accept]).to.deep.equal(['all', 'application/vnd.sdmx.structure+xml; version=2.1']);
   });
 
   it('Census: the best time-series datasets by title, then their numeric variables by label and concept', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { down, expectCharged, expectNotCharged, own } from '../life/support.ts';
 import { serveBlsCatalogue, serveData, serveSearches, statisticsHarness, text } from './support.ts';
+import { recording } from '../connectors/recordings.ts';
 import { STATISTICS_SOURCES } from '../../src/statistics/series-id.ts';
 
 describeOnEachEngine('find_series over the sources’ own catalogues', (engine) => {
@@ -37,6 +38,57 @@ describeOnEachEngine('find_series over the sources’ own catalogues', (engine) 
       { period: '2025-07', date: '2025-07-01', value: 36.41 },
       { period: '2025-08', date: '2025-08-01', value: 36.53, status: 'preliminary' },
     ]);
+  });
+
+  it("get_series fetches Germany's unemployment rate from an OECD dataflow it does not list, reading the key order and labels from the recorded structure answer", async () => {
+    const flow = '/dataflow/OECD.SDD.TPS/DSD_LFS@DF_IALFS_INDIC/1.0';
+    stats.on(
+      'oecd',
+      flow,
+      text(recording('oecd', 'structure-v1-lfs-ialfs-indic-references-all-excerpt.xml'), 'application/vnd.sdmx.structure+xml; version=2.1; charset=utf-8'),
+    );
+    const key = 'DEU.UNE_LF.PT_LF_SUB._Z.Y._T.Y_GE15._Z.A';
+    stats.on(
+      'oecd',
+      `/data/OECD.SDD.TPS,DSD_LFS@DF_IALFS_INDIC,1.0/${key}`,
+      text(recording('oecd', 'data-v1-lfs-ialfs-indic-deu-unemployment-rate-excerpt.csv'), 'application/vnd.sdmx.data+csv; charset=utf-8'),
+    );
+    const id =
+      'oecd:OECD.SDD.TPS,DSD_LFS@DF_IALFS_INDIC,1.0?REF_AREA=DEU&MEASURE=UNE_LF&UNIT_MEASURE=PT_LF_SUB&TRANSFORMATION=_Z&ADJUSTMENT=Y&SEX=_T&AGE=Y_GE15&ACTIVITY=_Z&FREQ=A';
+    const series = await stats.charged('get_series', { series_id: id });
+    expectCharged(series);
+    const record = series.answer.body.records[0];
+    expect(record.title).to.equal('Unemployment rate');
+    const { observations, ...facts } = record.data;
+    expect(facts).to.deep.equal({
+      series_id: id,
+      units: 'Percentage of labour force in the same subgroup',
+      frequency: 'annual',
+      seasonal_adjustment: 'Calendar and seasonally adjusted',
+      geography: 'Germany',
+      country_code: 'DEU',
+      observation_count: 13,
+    });
+    // The recorded rows are not in order: sorted here, 2012 to 2024; 2019 is a break in the series (B), 2020 an estimate (E).
+    expect(
+      observations.map((observation: { period: string; value: number; status?: string }) => [observation.period, observation.value, observation.status]),
+    ).to.deep.equal([
+      ['2012', 5.38083, undefined],
+      ['2013', 5.23217, undefined],
+      ['2014', 4.981803, undefined],
+      ['2015', 4.62519, undefined],
+      ['2016', 4.122944, undefined],
+      ['2017', 3.746818, undefined],
+      ['2018', 3.384222, undefined],
+      ['2019', 3.136789, 'B'],
+      ['2020', 3.809084, 'E'],
+      ['2021', 3.640397, undefined],
+      ['2022', 3.166472, undefined],
+      ['2023', 3.068325, undefined],
+      ['2024', 3.384949, undefined],
+    ]);
+    const asked = stats.hits('oecd', flow)[0]!;
+    expect([asked.query.get('references'), asked.headers.accept]).to.deep.equal(['all', 'application/vnd.sdmx.structure+xml; version=2.1']);
   });
 
   it('reads the catalogue once: a second search is answered from the held index without asking BLS again', async () => {

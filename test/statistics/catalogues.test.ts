@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readSeriesList } from '../../src/connectors/bls-catalogue.ts';
 import { catalogueAddress, readVariables } from '../../src/connectors/census-catalogue.ts';
-import { keyCodes, readAvailability, type Structure } from '../../src/connectors/oecd-catalogue.ts';
+import { keyCodes, measureDimension, readAvailability, readDataflows, readStructure, refOf, type Structure } from '../../src/connectors/oecd-catalogue.ts';
 import { CatalogueIndex, expandQuery } from '../../src/statistics/catalogue-index.ts';
 import { CatalogueStore } from '../../src/statistics/catalogues.ts';
 import { recording } from '../connectors/recordings.ts';
@@ -99,6 +99,47 @@ describe('catalogue readers on real answers', () => {
     };
     // Several activities, adjustments and transformations have data for the country: left open for the data answer's totals.
     expect(keyCodes(structure, available, 'GBR', { dimension: 'MEASURE', code: 'IRLT' })).to.deep.equal({ REF_AREA: 'GBR', FREQ: 'Q', MEASURE: 'IRLT' });
+  });
+
+  it('OECD: reads the recorded dataflow list (SDMX-ML), English names and descriptions without markup, and finds a dataflow by its name', async () => {
+    const flows = readDataflows(recording('oecd', 'dataflow-list-oecd-cfe-eds-excerpt.xml'));
+    expect(flows.map(({ agency, id, version, name }) => [agency, id, version, name])).to.deep.equal([
+      ['OECD.CFE.EDS', 'DSD_FUA_CLIM@DF_CLIM_PROJ', '1.4', 'Climate projections by scenario, 2030–2060 – Cities and FUAs'],
+      ['OECD.CFE.EDS', 'DSD_REG_DEMO@DF_POP_BROAD', '2.0', 'Population by broad age groups - Regions'],
+      ['OECD.CFE.EDS', 'DSD_REG_ECO@DF_GDP', '2.4', 'Gross domestic product - Regions'],
+      ['OECD.CFE.EDS', 'DSD_REG_LAB@DF_RATES', '2.0', 'Labour indicators rates - Regions'],
+    ]);
+    expect(flows[2]!.description?.startsWith('This dataset provides indicators on gross domestic product (GDP) and GDP per capita')).to.equal(true);
+    expect(flows.every((flow) => !/[<>]/.test(flow.description ?? ''))).to.equal(true);
+    const index = new CatalogueIndex();
+    await index.addAll(flows.map((flow) => ({ id: refOf(flow), title: flow.name, text: flow.description })));
+    expect(index.find('gross domestic product by region', 1).map((match) => match.id)).to.deep.equal(['OECD.CFE.EDS,DSD_REG_ECO@DF_GDP,2.4']);
+    expect(index.find('population by age', 1).map((match) => match.id)).to.deep.equal(['OECD.CFE.EDS,DSD_REG_DEMO@DF_POP_BROAD,2.0']);
+  });
+
+  it("OECD: reads the recorded structure of the infra-annual labour statistics: the dimensions in key order, the codes' English labels", () => {
+    const structure = readStructure(recording('oecd', 'structure-v1-lfs-ialfs-indic-references-all-excerpt.xml'));
+    expect(structure.name).to.equal('Infra-annual labour statistics');
+    // The same order as the dimension columns of the recorded data answer of this dataflow.
+    expect(structure.dimensions.map((dimension) => dimension.id)).to.deep.equal([
+      'REF_AREA',
+      'MEASURE',
+      'UNIT_MEASURE',
+      'TRANSFORMATION',
+      'ADJUSTMENT',
+      'SEX',
+      'AGE',
+      'ACTIVITY',
+      'FREQ',
+    ]);
+    const labels = (id: string) => structure.dimensions.find((dimension) => dimension.id === id)!.codes;
+    expect([labels('REF_AREA').get('DEU'), labels('MEASURE').get('UNE_LF'), labels('UNIT_MEASURE').get('PT_LF_SUB'), labels('FREQ').get('A')]).to.deep.equal([
+      'Germany',
+      'Unemployment rate',
+      'Percentage of labour force in the same subgroup',
+      'Annual',
+    ]);
+    expect(measureDimension(structure)?.codes.size).to.equal(30);
   });
 
   it('Census: data.json sits beside the data folder; variables keep numbers only, labels without "!!"', () => {

@@ -101,7 +101,7 @@ describeOnEachEngine('get_series over HTTP', (engine) => {
     const oecd = await stats.charged('get_series', { series_id: 'oecd:DSD_XYZ@DF_XYZ?REF_AREA=FRA' });
     expectNotCharged(oecd);
     expect(oecd.answer.body.error.message).to.equal(
-      'no source answered: oecd: a series id names its dataflow as AGENCY,DATAFLOW,VERSION (e.g. OECD.SDD.STES,DSD_KEI@DF_KEI,4.0) or one of DSD_KEI@DF_KEI, DSD_LFS@DF_IALFS_UNE_M; got DSD_XYZ@DF_XYZ',
+      'no source answered: oecd: a series id names its dataflow as AGENCY,DATAFLOW,VERSION (e.g. OECD.SDD.STES,DSD_KEI@DF_KEI,4.0) or one of DSD_KEI@DF_KEI, DSD_LFS@DF_IALFS_UNE_M, DSD_PRICES@DF_PRICES_ALL; got DSD_XYZ@DF_XYZ',
     );
     // A dataflow named in full is looked up in the structure API; one it does not know is the source's 404.
     stats.on('oecd', '/dataflow/OECD.XYZ/DSD_XYZ@DF_XYZ/1.0', { status: 404, body: 'NoResultsFound', contentType: 'text/plain' });

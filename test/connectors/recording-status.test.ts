@@ -269,10 +269,12 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'availability-v2-kei-gbr-q.json': TESTED,
     'data-v1-kei-gbr-irlt-2023.csv': TESTED,
     'data-v1-lfs-ialfs-indic-deu-unemployment-rate-excerpt.csv': TESTED,
+    'data-v1-stes-finmark-irlt-annual-deu-excerpt.csv': TESTED,
     'data-v2-lfs-usa-unemployment-labels.csv': TESTED,
     'data-v2-prices-gbr-cpi-annual-growth-labels.csv': TESTED,
     'dataflow-list-oecd-cfe-eds-excerpt.xml': TESTED,
     'structure-v1-lfs-ialfs-indic-references-all-excerpt.xml': TESTED,
+    'structure-v1-stes-finmark-references-all-excerpt.xml': TESTED,
   },
   eurostat: {
     'data-nama-10-gdp-de-since-2030-empty.json': TESTED,

@@ -8,6 +8,19 @@ import { STATISTICS_SOURCES } from '../../src/statistics/series-id.ts';
 describeOnEachEngine('find_series over the sources’ own catalogues', (engine) => {
   const stats = statisticsHarness(engine);
   const ids = (result: { answer: { body: { records: Array<{ id: string }> } } }) => result.answer.body.records.map((record) => record.id);
+  /** Serves a recorded structure answer (`agency/flow/version`) and a recorded data answer for one key; → the two paths. */
+  const serveOecdRecordings = (flow: string, structureFile: string, key: string, dataFile: string) => {
+    const paths = { structure: `/dataflow/${flow}`, data: `/data/${flow.replaceAll('/', ',')}/${key}` };
+    stats.on('oecd', paths.structure, text(recording('oecd', structureFile), 'application/vnd.sdmx.structure+xml; version=2.1; charset=utf-8'));
+    stats.on('oecd', paths.data, text(recording('oecd', dataFile), 'application/vnd.sdmx.data+csv; charset=utf-8'));
+    return paths;
+  };
+  /** get_series for one id, charged → its one record. */
+  const fetched = async (id: string) => {
+    const series = await stats.charged('get_series', { series_id: id });
+    expectCharged(series);
+    return series.answer.body.records[0];
+  };
 
   it('finds "average hourly earnings of all employees" in the recorded LABSTAT series lists: CES0500000003 first, and get_series fetches it', async () => {
     serveBlsCatalogue(stats);
@@ -41,23 +54,15 @@ describeOnEachEngine('find_series over the sources’ own catalogues', (engine) 
   });
 
   it("get_series fetches Germany's unemployment rate from an OECD dataflow it does not list, reading the key order and labels from the recorded structure answer", async () => {
-    const flow = '/dataflow/OECD.SDD.TPS/DSD_LFS@DF_IALFS_INDIC/1.0';
-    stats.on(
-      'oecd',
-      flow,
-      text(recording('oecd', 'structure-v1-lfs-ialfs-indic-references-all-excerpt.xml'), 'application/vnd.sdmx.structure+xml; version=2.1; charset=utf-8'),
-    );
-    const key = 'DEU.UNE_LF.PT_LF_SUB._Z.Y._T.Y_GE15._Z.A';
-    stats.on(
-      'oecd',
-      `/data/OECD.SDD.TPS,DSD_LFS@DF_IALFS_INDIC,1.0/${key}`,
-      text(recording('oecd', 'data-v1-lfs-ialfs-indic-deu-unemployment-rate-excerpt.csv'), 'application/vnd.sdmx.data+csv; charset=utf-8'),
+    const flow = serveOecdRecordings(
+      'OECD.SDD.TPS/DSD_LFS@DF_IALFS_INDIC/1.0',
+      'structure-v1-lfs-ialfs-indic-references-all-excerpt.xml',
+      'DEU.UNE_LF.PT_LF_SUB._Z.Y._T.Y_GE15._Z.A',
+      'data-v1-lfs-ialfs-indic-deu-unemployment-rate-excerpt.csv',
     );
     const id =
       'oecd:OECD.SDD.TPS,DSD_LFS@DF_IALFS_INDIC,1.0?REF_AREA=DEU&MEASURE=UNE_LF&UNIT_MEASURE=PT_LF_SUB&TRANSFORMATION=_Z&ADJUSTMENT=Y&SEX=_T&AGE=Y_GE15&ACTIVITY=_Z&FREQ=A';
-    const series = await stats.charged('get_series', { series_id: id });
-    expectCharged(series);
-    const record = series.answer.body.records[0];
+    const record = await fetched(id);
     expect(record.title).to.equal('Unemployment rate');
     const { observations, ...facts } = record.data;
     expect(facts).to.deep.equal({
@@ -87,8 +92,34 @@ describeOnEachEngine('find_series over the sources’ own catalogues', (engine) 
       ['2023', 3.068325, undefined],
       ['2024', 3.384949, undefined],
     ]);
-    const asked = stats.hits('oecd', flow)[0]!;
+    const asked = stats.hits('oecd', flow.structure)[0]!;
     expect([asked.query.get('references'), asked.headers.accept]).to.deep.equal(['all', 'application/vnd.sdmx.structure+xml; version=2.1']);
+  });
+
+  it("get_series fetches Germany's long-term interest rates from OECD's financial market dataflow, reading the key order and labels from the recorded structure answer", async () => {
+    const flow = serveOecdRecordings(
+      'OECD.SDD.STES/DSD_STES@DF_FINMARK/4.0',
+      'structure-v1-stes-finmark-references-all-excerpt.xml',
+      'DEU.A.IRLT.PA._Z._Z._Z._Z.N',
+      'data-v1-stes-finmark-irlt-annual-deu-excerpt.csv',
+    );
+    const id =
+      'oecd:OECD.SDD.STES,DSD_STES@DF_FINMARK,4.0?REF_AREA=DEU&FREQ=A&MEASURE=IRLT&UNIT_MEASURE=PA&ACTIVITY=_Z&ADJUSTMENT=_Z&TRANSFORMATION=_Z&TIME_HORIZ=_Z&METHODOLOGY=N';
+    const record = await fetched(id);
+    expect(record.title).to.equal('Long-term interest rates');
+    const { observations, ...facts } = record.data;
+    // The unit codelist was left out of the recorded excerpt, so the unit is its code (PA: percent per annum).
+    expect(facts).to.deep.equal({ series_id: id, units: 'PA', frequency: 'annual', geography: 'Germany', country_code: 'DEU', observation_count: 5 });
+    expect(
+      observations.map((observation: { period: string; value: number; status?: string }) => [observation.period, observation.value, observation.status]),
+    ).to.deep.equal([
+      ['2019', -0.2536345, undefined],
+      ['2020', -0.511024, undefined],
+      ['2021', -0.3738212, undefined],
+      ['2022', 1.142583, undefined],
+      ['2023', 2.434599, undefined],
+    ]);
+    expect(stats.hits('oecd', flow.data).length).to.equal(1);
   });
 
   it('reads the catalogue once: a second search is answered from the held index without asking BLS again', async () => {

@@ -142,6 +142,33 @@ describe('catalogue readers on real answers', () => {
     expect(measureDimension(structure)?.codes.size).to.equal(30);
   });
 
+  it('OECD: reads the recorded structure of the financial market dataflow (long-term interest rates): key order, labels, and no labels for the codelists left out', () => {
+    const structure = readStructure(recording('oecd', 'structure-v1-stes-finmark-references-all-excerpt.xml'));
+    expect(structure.name).to.equal('Financial market');
+    // The same order as the dimension columns of the recorded data answer of this dataflow.
+    expect(structure.dimensions.map((dimension) => dimension.id)).to.deep.equal([
+      'REF_AREA',
+      'FREQ',
+      'MEASURE',
+      'UNIT_MEASURE',
+      'ACTIVITY',
+      'ADJUSTMENT',
+      'TRANSFORMATION',
+      'TIME_HORIZ',
+      'METHODOLOGY',
+    ]);
+    const labels = (id: string) => structure.dimensions.find((dimension) => dimension.id === id)!.codes;
+    expect([labels('REF_AREA').get('DEU'), labels('MEASURE').get('IRLT'), labels('FREQ').get('A'), labels('METHODOLOGY').get('N')]).to.deep.equal([
+      'Germany',
+      'Long-term interest rates',
+      'Annual',
+      'National',
+    ]);
+    // The excerpt keeps 4 of the measure codelist's 51 codes; the unit, activity, adjustment and transformation codelists were left out of it.
+    expect([...measureDimension(structure)!.codes.keys()]).to.deep.equal(['IRLT', 'IR3TIB', 'IRSTCI', 'SHARE']);
+    expect(['UNIT_MEASURE', 'ACTIVITY', 'ADJUSTMENT', 'TRANSFORMATION'].map((id) => labels(id).size)).to.deep.equal([0, 0, 0, 0]);
+  });
+
   it('Census: data.json sits beside the data folder; variables keep numbers only, labels without "!!"', () => {
     expect(catalogueAddress('https://api.census.gov/data')).to.deep.equal({ baseUrl: 'https://api.census.gov', path: '/data.json' });
     expect(

@@ -4,7 +4,8 @@
  * dataset's `variables.json` (every variable with its label, concept and predicate type). Only the
  * time-series datasets are indexed: get_series reads a variable across years with `time=`, which
  * only they take. A search reads the variables of the few best-matching datasets (each list is
- * kept once read) and ranks their variables by label, concept and the dataset's title.
+ * kept once read; a list that cannot be read is left out) and ranks their variables by label, concept
+ * and the dataset's title.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
@@ -107,9 +108,13 @@ export async function searchVariables(
 ): Promise<{ matches: Array<Match & { dataset: CensusDataset; variable: CensusVariable }>; retrievedAt: string }> {
   const catalogue = await datasetList(upstream);
   const datasets = catalogue.index.find(topic, DATASETS_PER_SEARCH).map((match) => catalogue.datasets.get(match.id)!);
-  const variables = (
-    await Promise.all(datasets.map(async (dataset) => (await variablesOf(upstream, dataset.path)).map((variable) => ({ dataset, variable }))))
-  ).flat();
+  // A dataset whose variable list cannot be read is left out; only when all fail is Census a failed source.
+  const settled = await Promise.allSettled(
+    datasets.map(async (dataset) => (await variablesOf(upstream, dataset.path)).map((variable) => ({ dataset, variable }))),
+  );
+  const failure = settled.find((outcome) => outcome.status === 'rejected');
+  if (failure && settled.every((outcome) => outcome.status === 'rejected')) throw failure.reason;
+  const variables = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
   const byId = new Map(variables.map((entry) => [`${entry.dataset.path}/${entry.variable.name}`, entry]));
   const index = indexOf(
     [...byId].map(([id, { dataset, variable }]) => ({ id, title: variable.label, text: `${variable.concept ?? ''} ${dataset.title}` })),

@@ -265,6 +265,9 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'timeseries-post-cpi-1913-1914.json': TESTED,
     'timeseries-post-cpi-1913-annualaverage.json': TESTED,
   },
+  census: {
+    'data-json-catalogue-excerpt.json': TESTED,
+  },
   oecd: {
     'availability-v2-kei-gbr-q.json': TESTED,
     'data-v1-kei-gbr-irlt-2023.csv': TESTED,

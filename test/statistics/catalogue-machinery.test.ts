@@ -1,7 +1,8 @@
 /**
  * find_series over the OECD and Census catalogues on hand-made catalogue answers (no real recording
- * of OECD's whole dataflow list or of the KEI structure, nor of Census's data.json and
- * variables.json, has been found: test/recordings/oecd/README.md, test/recordings/README.md). These
+ * of OECD's whole dataflow list or of the KEI structure, nor of a Census variables.json, has been
+ * found: test/recordings/oecd/README.md, test/recordings/census/README.md; Census's dataset list is
+ * a real excerpt of data.json). These
  * test the machinery in the recorded formats — the dataflow and variable search, the key built from
  * a structure and the real recorded availability, the seriesId get_series reads — not the ranking
  * over the real catalogues.
@@ -40,11 +41,19 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
   });
 
   it('Census: the best time-series datasets by title, then their numeric variables by label and concept', async () => {
-    stats.fake.on('/census.json', own('census', 'hand-made-data-json-two-timeseries.json'));
+    // The real dataset list (an excerpt of data.json); only SAIPE's variable list is served (hand-made).
+    stats.fake.on('/census.json', recorded('census', 'data-json-catalogue-excerpt.json'));
     stats.on('census', '/timeseries/poverty/saipe/variables.json', own('census', 'hand-made-saipe-variables.json'));
     const result = await stats.charged('find_series', { query: 'poverty rate all ages', sources: ['census'], limit: 2 });
     expectCharged(result);
     expect(ids(result)).to.deep.equal(['census:timeseries/poverty/saipe/SAEPOVRTALL_PT', 'census:timeseries/poverty/saipe/SAEPOVALL_PT']);
+    // The three best datasets' variable lists were asked for; the two that answer 404 are left out, the search still answers.
+    const asked = stats.fake.hits.filter((hit) => hit.path.endsWith('/variables.json')).map((hit) => hit.path);
+    expect(asked.sort()).to.deep.equal([
+      '/census/timeseries/idb/1year/variables.json',
+      '/census/timeseries/idb/5year/variables.json',
+      '/census/timeseries/poverty/saipe/variables.json',
+    ]);
     expect(stats.fake.hitsOn('/census.json')[0]!.query.get('key')).to.equal('test-census-key');
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readSeriesList } from '../../src/connectors/bls-catalogue.ts';
-import { catalogueAddress, readVariables } from '../../src/connectors/census-catalogue.ts';
+import { catalogueAddress, readDatasets, readVariables } from '../../src/connectors/census-catalogue.ts';
 import { keyCodes, measureDimension, readAvailability, readDataflows, readStructure, refOf, type Structure } from '../../src/connectors/oecd-catalogue.ts';
 import { CatalogueIndex, expandQuery } from '../../src/statistics/catalogue-index.ts';
 import { CatalogueStore } from '../../src/statistics/catalogues.ts';
@@ -167,6 +167,39 @@ describe('catalogue readers on real answers', () => {
     // The excerpt keeps 4 of the measure codelist's 51 codes; the unit, activity, adjustment and transformation codelists were left out of it.
     expect([...measureDimension(structure)!.codes.keys()]).to.deep.equal(['IRLT', 'IR3TIB', 'IRSTCI', 'SHARE']);
     expect(['UNIT_MEASURE', 'ACTIVITY', 'ADJUSTMENT', 'TRANSFORMATION'].map((id) => labels(id).size)).to.deep.equal([0, 0, 0, 0]);
+  });
+
+  it('Census: reads the recorded data.json excerpt, keeping only the time-series datasets, and finds housing starts and total population among them', async () => {
+    const datasets = readDatasets(JSON.parse(recording('census', 'data-json-catalogue-excerpt.json')));
+    // County Business Patterns 1986 and the 2012 population projections are not time series: left out.
+    expect(datasets.map(({ path, title }) => [path, title])).to.deep.equal([
+      ['timeseries/eits/qss', 'Time Series Economic Indicators Time Series -: Quarterly Services Survey'],
+      ['timeseries/eits/qtax', 'Time Series Economic Indicators Time Series: Quarterly Summary of State and Local Taxes'],
+      ['timeseries/eits/resconst', 'Time Series Economic Indicators Time Series -: New Residential Construction'],
+      ['timeseries/eits/ressales', 'Time Series Economic Indicators Time Series -: New Home Sales'],
+      ['timeseries/idb/1year', 'Time Series International Database: International Populations by Single Year of Age and Sex'],
+      ['timeseries/idb/5year', 'Time Series International Database 5-Year Age Groups and Sex and Other Demographic Variables'],
+      [
+        'timeseries/intltrade/exports/naics',
+        'Time Series International Trade: Monthly U.S. Exports by North American Industry Classification System (NAICS) Code',
+      ],
+      ['timeseries/poverty/saipe', 'Time Series Small Area Income and Poverty Estimates: State and County'],
+    ]);
+    expect(datasets.map((dataset) => dataset.temporal)).to.deep.equal([
+      undefined,
+      '1992/2025',
+      undefined,
+      undefined,
+      '1950/2100',
+      '1950/2100',
+      undefined,
+      '2024/2024',
+    ]);
+    const index = new CatalogueIndex();
+    await index.addAll(datasets.map((dataset) => ({ id: dataset.path, title: dataset.title, text: dataset.description })));
+    // "housing starts" is asked as "new residential construction" too (synonyms); the International Database's description names "Total population".
+    expect(index.find('housing starts', 1).map((match) => match.id)).to.deep.equal(['timeseries/eits/resconst']);
+    expect(index.find('total population United States', 1).map((match) => match.id)).to.deep.equal(['timeseries/idb/1year']);
   });
 
   it('Census: data.json sits beside the data folder; variables keep numbers only, labels without "!!"', () => {

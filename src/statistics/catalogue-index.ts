@@ -8,11 +8,12 @@
  * A small index (the candidates of one call, a list of a few thousand entries) is a MiniSearch
  * index in memory. A large catalogue (STORED_FROM entries and more: BLS's series lists, tens to
  * hundreds of thousands of series) is kept out of the JavaScript heap, in an SQLite database of its
- * own with an FTS5 full-text table (a private temporary file SQLite deletes when it is closed, and
- * which the system removes with the process): the index, the entries' titles and what the catalogue
+ * own with an FTS5 full-text table (a private temporary file, which SQLite unlinks as it opens it:
+ * nothing stays on disk once the process ends): the index, the entries' titles and what the catalogue
  * keeps of each entry live there, filled in one transaction as the catalogue is read. Its search
  * asks FTS5 for the SHORTLIST best entries (bm25 with the title weighing more, the boosts and the
- * group weights applied), then ranks these again with MiniSearch as a small index is ranked.
+ * group weights applied) and the best of the prefix and near-spelling matches apart, then ranks
+ * these again with MiniSearch, each word weighed by its rarity in the whole catalogue.
  */
 import Database from 'better-sqlite3';
 import { distance } from 'fastest-levenshtein';

@@ -1,24 +1,29 @@
 /**
  * Catalogues: the memory a loaded catalogue costs against its size on the wire, and how fast a
  * find_series search answers once it is loaded. The BLS catalogue (LABSTAT's ce, cu and ln series
- * lists) is served by a fake upstream on loopback and read through the real upstream client and
- * connector; the server's resident memory (after a full collection) is measured before and after.
- * Then `SEARCHES` searches hit the loaded catalogue and their p50/p95 are printed.
+ * lists) is served by a fake upstream on loopback in this process and read, in a second process
+ * that plays the server, through the real upstream client and connector; that process's resident
+ * memory (after full collections) is measured before and after the first search, from three
+ * baselines (docs/benchmarks.md): the young generation grown to its cap, then the lists also
+ * downloaded once, then the search's code also run once. Then `SEARCHES` searches hit the loaded
+ * catalogue and their p50/p95 are printed with the load average, and each query's first answers.
  *
  * By default the repository's recorded excerpts are served (small); `--catalogues <folder>` serves
  * the whole files `ce.series`, `cu.series` and `ln.series` from that folder instead (as downloaded
  * from BLS or from the public repositories named in test/recordings/bls/README.md).
- * The measuring runs in a process of its own started with the server's Node flags
- * (src/node-flags.ts: V8 sizes its young generation from them, which decides much of what stays
- * resident), and full collections are run before each memory figure.
+ * The measuring process is started with the server's Node flags (src/node-flags.ts: V8 sizes its
+ * young generation from them, which decides much of what stays resident).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
+import { loadavg } from 'node:os';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { searchSeries } from '../src/connectors/bls.ts';
+import { readSeriesList } from '../src/connectors/bls-catalogue.ts';
+import { CatalogueIndex } from '../src/statistics/catalogue-index.ts';
 import { MemoryCache } from '../src/upstream/cache.ts';
 import { UpstreamClient } from '../src/upstream/client.ts';
 import { SERVER_NODE_FLAGS } from '../src/node-flags.ts';
@@ -38,26 +43,50 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
 
 setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const gc = runInNewContext('gc') as (options?: { type: 'major'; execution: 'sync'; flavor?: 'regular' | 'last-resort' }) => void;
+
+/**
+ * With `--releasing`, the full collections are V8's memory-reducing ones (as it runs itself when the
+ * process is idle): the free pages V8 keeps for reuse and the young generation's unused half are
+ * given back, so the figure is what is held, not what was touched. Without, plain full collections.
+ */
+const RELEASING = process.env.BENCH_CATALOGUES_RELEASING === '1';
 
 /** Resident memory and live heap after full collections. */
-function settled(): { rss: number; heap: number } {
-  for (let round = 0; round < 3; round += 1) gc();
+function settled(): { rss: number; heap: number; committed: number; malloc: number } {
+  for (let round = 0; round < 3; round += 1) gc(RELEASING ? { type: 'major', execution: 'sync', flavor: 'last-resort' } : undefined);
   const usage = process.memoryUsage();
-  return { rss: usage.rss, heap: usage.heapUsed + usage.external };
+  return { rss: usage.rss, heap: usage.heapUsed + usage.external, committed: usage.heapTotal, malloc: mallocArena() };
 }
 
-/** Runs the measuring in a child process with the server's Node flags. */
+/** Resident memory of the C allocator's main arena (Linux: the `[heap]` mapping), where SQLite's memory is. */
+function mallocArena(): number {
+  const smaps = readFileSync('/proc/self/smaps', 'utf8');
+  const at = smaps.search(/ \[heap\]\n/);
+  return at < 0 ? 0 : Number(/Rss:\s+(\d+) kB/.exec(smaps.slice(at))![1]) * 1024;
+}
+
+/** The young generation's size now. */
+const youngGeneration = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+
+/**
+ * Grows the young generation to its cap by allocating short-lived objects, as a server under load
+ * has it: the memory V8 takes for it is then in the baseline, and what grows after is what the
+ * catalogue keeps (else reading the lists grows the young generation, about 30 MB of resident
+ * memory a loaded server holds anyway).
+ */
+function warmYoungGeneration(): void {
+  const ring: unknown[] = new Array(1 << 16);
+  for (let round = 0; round < 20_000_000; round += 1) ring[round & 0xffff] = { round, text: `garbage ${round}` };
+  ring.fill(undefined);
+}
+
+/**
+ * Serves the lists from this process and runs the measuring in a child process with the server's
+ * Node flags: the child is the server, and the memory the fake upstream takes to send the lists is
+ * not in its figure.
+ */
 export async function runCataloguesBench(args: string[] = []): Promise<void> {
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url), ...args], {
-    stdio: 'inherit',
-    env: { ...process.env, BENCH_CATALOGUES_CHILD: '1' },
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`the catalogues bench process ended with ${code}`);
-}
-
-async function measure(args: string[]): Promise<void> {
   const folderAt = args.indexOf('--catalogues');
   const folder = folderAt >= 0 ? args[folderAt + 1] : undefined;
   const bodies = Object.fromEntries(
@@ -71,16 +100,64 @@ async function measure(args: string[]): Promise<void> {
   const wire = Object.values(bodies).reduce((sum, body) => sum + Buffer.byteLength(body), 0);
   const fake = await startFakeUpstream();
   for (const [survey, body] of Object.entries(bodies)) fake.on(`/bls/labstat/${survey}/${survey}.series`, { body, contentType: 'text/plain' });
+  try {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', fileURLToPath(import.meta.url)], {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        BENCH_CATALOGUES_CHILD: '1',
+        BENCH_CATALOGUES_UPSTREAM: `${fake.url}/bls`,
+        BENCH_CATALOGUES_WIRE: String(wire),
+        BENCH_CATALOGUES_LISTS: folder ? 'whole files' : 'recorded excerpts',
+        BENCH_CATALOGUES_RELEASING: args.includes('--releasing') ? '1' : '0',
+      },
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    if (code !== 0) throw new Error(`the catalogues bench process ended with ${code}`);
+  } finally {
+    await fake.close();
+  }
+}
+
+async function measure(): Promise<void> {
+  const wire = Number(process.env.BENCH_CATALOGUES_WIRE);
+  const address = process.env.BENCH_CATALOGUES_UPSTREAM!;
   // The response cache is left out of the memory figure: with Redis it is not in the server's memory, and in memory it is bounded by its own limit.
-  const upstream = new UpstreamClient({ sources: { BLS: { url: `${fake.url}/bls` } }, cache: new MemoryCache({ maxEntryBytes: 1 }) });
+  const client = () => new UpstreamClient({ sources: { BLS: { url: address } }, cache: new MemoryCache({ maxEntryBytes: 1 }) });
+  const upstream = client();
   const search = (query: string) => searchSeries(upstream, { query, topic: query, words: [], limit: 10 });
 
-  const before = settled();
+  warmYoungGeneration();
+  const warmed = settled();
+  const youngBefore = youngGeneration();
+  // The second baseline: the lists downloaded once and dropped, as a server that has already read answers this large (the memory
+  // the allocator keeps from reading them is then in the baseline, and what grows after is what the loaded catalogue holds).
+  const reader = client();
+  for (const survey of Object.keys(EXCERPTS)) {
+    await reader.getText('bls', { baseUrl: `${address}/labstat`, path: `/${survey}/${survey}.series`, maxBodyBytes: 96 * 1024 * 1024 });
+  }
+  await reader.close();
+  const downloaded = settled();
+  // The third: the search's code run once on a small catalogue kept in a database file (the SQLite library's pages read, the code
+  // compiled), as a server that has searched a large catalogue before.
+  const small = new CatalogueIndex(new Map(), { storedFrom: 0 });
+  await small.addAll(readSeriesList(readFileSync(new URL('../test/recordings/bls/labstat-ce-series-first-999.tsv', import.meta.url), 'utf8'), 'ce'));
+  for (let round = 0; round < 20; round += 1) for (const query of QUERIES) small.find(query, 10);
+  const codeRun = settled();
+
   const started = process.hrtime.bigint();
-  const first = await search(QUERIES[0]!);
+  await search(QUERIES[0]!);
   const loadMs = Number(process.hrtime.bigint() - started) / 1e6;
   const after = settled();
 
+  const firstAnswers = [];
+  for (const query of QUERIES)
+    firstAnswers.push(
+      `"${query}": ${(await search(query)).candidates
+        .slice(0, 3)
+        .map((candidate) => candidate.seriesId)
+        .join(', ')}`,
+    );
   const timings: number[] = [];
   for (let round = 0; round < SEARCHES; round += 1) {
     const query = QUERIES[round % QUERIES.length]!;
@@ -88,14 +165,25 @@ async function measure(args: string[]): Promise<void> {
     await search(query);
     timings.push(Number(process.hrtime.bigint() - at) / 1e6);
   }
-  console.log(`catalogues: BLS series lists (ce, cu, ln) ${folder ? 'whole files' : 'recorded excerpts'}, ${mib(wire)} on the wire`);
-  console.log(`  first search (reads and indexes them): ${loadMs.toFixed(0)} ms; first answer ${first.candidates[0]?.seriesId}`);
-  const grew = (key: 'rss' | 'heap') => `grew ${mib(after[key] - before[key])} (${((after[key] - before[key]) / wire).toFixed(2)} x the wire size)`;
-  console.log(`  resident memory: ${mib(before.rss)} before, ${mib(after.rss)} after: ${grew('rss')}`);
-  console.log(`  live heap and buffers: ${grew('heap')}`);
-  console.log(`  ${SEARCHES} searches on the loaded catalogue: p50 ${percentile(timings, 0.5).toFixed(2)} ms, p95 ${percentile(timings, 0.95).toFixed(2)} ms`);
+  const load = loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+  const grew = (key: 'rss' | 'heap' | 'committed' | 'malloc', before: ReturnType<typeof settled>) =>
+    `grew ${mib(after[key] - before[key])} (${((after[key] - before[key]) / wire).toFixed(2)} x the wire size)`;
+  console.log(`catalogues: BLS series lists (ce, cu, ln), ${process.env.BENCH_CATALOGUES_LISTS}, ${mib(wire)} on the wire`);
+  console.log(`  memory after ${RELEASING ? "V8's memory-reducing" : 'plain'} full collections`);
+  console.log(`  first search (reads and indexes them): ${loadMs.toFixed(0)} ms`);
+  console.log(`  young generation (warmed first): ${mib(youngBefore)} before, ${mib(youngGeneration())} after`);
+  console.log(`  resident memory, young generation warmed: ${mib(warmed.rss)} before, ${mib(after.rss)} after: ${grew('rss', warmed)}`);
+  console.log(`  resident memory, lists also downloaded once before: ${mib(downloaded.rss)} before: ${grew('rss', downloaded)}`);
+  console.log(`  resident memory, the search's code also run once before: ${mib(codeRun.rss)} before: ${grew('rss', codeRun)}`);
+  console.log(`  live heap and buffers: ${grew('heap', warmed)}`);
+  console.log(`  since the last baseline: V8's heap (committed) ${grew('committed', codeRun)}, the C allocator's main arena ${grew('malloc', codeRun)}`);
+  console.log(
+    `  ${SEARCHES} searches on the loaded catalogue: p50 ${percentile(timings, 0.5).toFixed(2)} ms, p95 ${percentile(timings, 0.95).toFixed(2)} ms (load average ${load})`,
+  );
+  for (const line of firstAnswers) console.log(`  ${line}`);
   await upstream.close();
-  await fake.close();
 }
 
-if (process.env.BENCH_CATALOGUES_CHILD === '1') await measure(process.argv.slice(2));
+if (process.env.BENCH_CATALOGUES_CHILD === '1') await measure();

@@ -8,7 +8,7 @@
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { sources } from '../../generated/tools.ts';
-import { CatalogueIndex, type CatalogueEntry } from '../statistics/catalogue-index.ts';
+import { CatalogueIndex, type IndexedEntry } from '../statistics/catalogue-index.ts';
 import { cataloguesOf } from '../statistics/catalogues.ts';
 import type { Frequency } from '../statistics/series.ts';
 
@@ -117,43 +117,45 @@ export function* readSeriesList(text: string, survey: string): Generator<Catalog
   }
 }
 
-/** Reads every survey's series list and indexes the titles; much-used series weigh `boost` times more. */
+/**
+ * Reads every survey's series list into the index, one list after the other as each arrives (they
+ * are asked for together): each line goes into the index as it is read, and each list's text is let
+ * go once read. A large catalogue's index, titles and facts are kept out of the heap
+ * (../statistics/catalogue-index.ts). Much-used series weigh `boost` times more.
+ */
 export async function readCatalogue(upstream: UpstreamClient, boosts: ReadonlyMap<string, number>): Promise<BlsCatalogue> {
   const baseUrl = labstatBase(upstream);
-  const answers = await Promise.all(
-    Object.keys(CATALOGUE_SURVEYS).map(async (survey) => ({
-      survey,
-      answer: await upstream.getText(SOURCE, {
+  const asked = new Map(
+    Object.keys(CATALOGUE_SURVEYS).map((survey) => {
+      const answer = upstream.getText(SOURCE, {
         baseUrl,
         path: `/${survey}/${survey}.series`,
         kind: 'catalogue',
         maxBodyBytes: CATALOGUE_MAX_BYTES,
         headers: { accept: 'text/plain' },
-      }),
-    })),
+      });
+      answer.catch(() => undefined); // a failure is thrown when its turn comes
+      return [survey, answer] as const;
+    }),
   );
-  const packed = new Map<string, string>();
-  const seriesOf = (id: string) => {
-    const line = packed.get(id);
-    return line === undefined ? undefined : unpack(id, line);
-  };
-  const index = new CatalogueIndex(boosts, (id) => {
-    const series = seriesOf(id);
-    return series && { id, title: series.title, group: series.survey };
-  });
+  const index = new CatalogueIndex(boosts);
   index.nameGroups(CATALOGUE_SURVEYS);
-  for (const { survey, answer } of answers) {
-    const entries: Array<CatalogueEntry & { group: string }> = [];
-    for (const found of readSeriesList(answer.body, survey)) {
-      packed.set(found.id, pack(found));
-      entries.push({ id: found.id, title: found.title, group: survey });
-      // A long list is read in turns, so that other calls run in between.
-      if (entries.length % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
+  let retrievedAt: string | undefined;
+  async function* entries(): AsyncGenerator<IndexedEntry> {
+    for (const survey of [...asked.keys()]) {
+      const answer = await asked.get(survey)!;
+      asked.delete(survey);
+      retrievedAt ??= answer.retrievedAt;
+      for (const found of readSeriesList(answer.body, survey)) yield { id: found.id, title: found.title, group: survey, data: pack(found) };
     }
-    await index.addAll(entries);
   }
-  if (packed.size === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the series lists named no series`);
-  return { index, seriesOf, retrievedAt: answers[0]!.answer.retrievedAt };
+  await index.addAll(entries());
+  if (index.size === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the series lists named no series`);
+  const seriesOf = (id: string) => {
+    const data = index.entry(id)?.data;
+    return data === undefined ? undefined : unpack(id, data);
+  };
+  return { index, seriesOf, retrievedAt: retrievedAt! };
 }
 
 /** The catalogue, read once and kept (see ../statistics/catalogues.ts). */

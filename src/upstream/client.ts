@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import got, { type PlainResponse, type Request } from 'got';
 import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -452,20 +453,23 @@ async function readBounded(stream: Request, maxBodyBytes: number): Promise<{ sta
     stream.destroy();
     return { status, headers: response.headers, body: '', tooLarge: true };
   }
-  const chunks: Buffer[] = [];
+  // Decoded as it arrives: each chunk is let go at once, and no buffer of the whole body is ever made (only its text).
+  const decoder = new StringDecoder('utf8');
+  const parts: string[] = [];
   let bytes = 0;
   let tooLarge = false;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     if (bytes + chunk.length > limit) {
       tooLarge = true;
-      if (!success) chunks.push(chunk.subarray(0, limit - bytes));
+      if (!success) parts.push(decoder.write(chunk.subarray(0, limit - bytes)));
       stream.destroy();
       break;
     }
-    chunks.push(chunk);
+    parts.push(decoder.write(chunk));
     bytes += chunk.length;
   }
-  return { status, headers: response.headers, body: tooLarge && success ? '' : Buffer.concat(chunks).toString('utf8'), tooLarge };
+  parts.push(decoder.end());
+  return { status, headers: response.headers, body: tooLarge && success ? '' : parts.join(''), tooLarge };
 }
 
 /** The origin a redirect answer points to; undefined when its Location is unreadable. */

@@ -1,10 +1,21 @@
 import { expect } from 'chai';
-import { readSeriesList } from '../../src/connectors/bls-catalogue.ts';
+import { CATALOGUE_SURVEYS, pack, readSeriesList, unpack } from '../../src/connectors/bls-catalogue.ts';
 import { catalogueAddress, readDatasets, readVariables } from '../../src/connectors/census-catalogue.ts';
 import { keyCodes, measureDimension, readAvailability, readDataflows, readStructure, refOf, type Structure } from '../../src/connectors/oecd-catalogue.ts';
-import { CatalogueIndex, expandQuery } from '../../src/statistics/catalogue-index.ts';
+import { CatalogueIndex, expandQuery, STORED_FROM, type IndexedEntry } from '../../src/statistics/catalogue-index.ts';
 import { CatalogueStore } from '../../src/statistics/catalogues.ts';
 import { recording } from '../connectors/recordings.ts';
+
+/** CES0500000003 as its line in the recorded ce.series reads. */
+const AVERAGE_HOURLY_EARNINGS = {
+  id: 'CES0500000003',
+  title: 'Average hourly earnings of all employees, total private, seasonally adjusted',
+  survey: 'ce',
+  seasonal: 'S',
+  frequency: 'monthly',
+  begin: ['2006', 'M03'],
+  end: ['2025', 'M08'],
+};
 
 describe('catalogue search', () => {
   it('adds the catalogue words of a synonym to the query, keeping the words asked', () => {
@@ -24,6 +35,52 @@ describe('catalogue search', () => {
     expect(index.find('unemploy', 1).map((match) => match.id)).to.deep.equal(['b']);
     expect(index.find('unemploymnet', 3).map((match) => match.id)).to.include('a');
     expect(index.size).to.equal(3);
+  });
+
+  it('keeps a large catalogue in a database file and ranks it as a small one: title first, prefixes, near spellings, boosts', async () => {
+    const index = new CatalogueIndex(new Map([['b', 3]]), { storedFrom: 0 });
+    await index.addAll([
+      { id: 'a', title: 'Unemployment rate, total', text: 'Labour force survey' },
+      { id: 'b', title: 'Unemployment rate, youth' },
+      { id: 'c', title: 'Employment level', text: 'unemployment' },
+      { id: 'a', title: 'The same id again' },
+    ]);
+    expect(index.isStored).to.equal(true);
+    expect(index.find('unemployment rate', 3).map((match) => match.id)).to.deep.equal(['b', 'a', 'c']);
+    expect(index.find('unemploy', 1).map((match) => match.id)).to.deep.equal(['b']);
+    expect(index.find('unemploymnet', 3).map((match) => match.id)).to.include('a');
+    expect(index.find('survey', 3).map((match) => match.id)).to.deep.equal(['a']);
+    expect(index.find('rainfall', 3)).to.deep.equal([]);
+    expect(index.size).to.equal(3);
+    expect(index.entry('a')).to.deep.equal({ id: 'a', title: 'Unemployment rate, total', text: 'Labour force survey', group: undefined, data: undefined });
+  });
+
+  it('searches the recorded LABSTAT series lists alike in the heap and in a database file, and gives each series back as read', async () => {
+    const lists = { ce: 'labstat-ce-series-first-999.tsv', cu: 'labstat-cu-series-first-100.tsv', ln: 'labstat-ln-series-first-6.tsv' };
+    async function* entries(): AsyncGenerator<IndexedEntry> {
+      for (const [survey, file] of Object.entries(lists)) {
+        for (const found of readSeriesList(recording('bls', file), survey)) yield { id: found.id, title: found.title, group: survey, data: pack(found) };
+      }
+    }
+    for (const storedFrom of [STORED_FROM, 0]) {
+      const index = new CatalogueIndex(
+        new Map([
+          ['CES0500000003', 3],
+          ['CUUR0000SA0', 3],
+        ]),
+        { storedFrom },
+      );
+      index.nameGroups(CATALOGUE_SURVEYS);
+      await index.addAll(entries());
+      const ids = (query: string) => index.find(query, 3).map((match) => match.id);
+      expect(index.isStored).to.equal(storedFrom === 0);
+      expect(index.size).to.equal(1105);
+      expect(ids('average hourly earnings of all employees')).to.deep.equal(['CES0500000003', 'CES1011330003', 'CES2000000003']);
+      expect(ids('consumer price index all items')).to.deep.equal(['CUSR0000SA0', 'CUSR0000SA0L1', 'CUSR0000SA0L2']);
+      expect(ids('labor force')).to.deep.equal(['LNS11000000', 'LNS11000000Q', 'LNS11000001']);
+      expect(ids('employes')).to.deep.equal(['CES0500000003', 'CES1011330001', 'CES1011330010']);
+      expect(unpack('CES0500000003', index.entry('CES0500000003')!.data!)).to.deep.equal(AVERAGE_HOURLY_EARNINGS);
+    }
   });
 });
 
@@ -66,15 +123,7 @@ describe('catalogue readers on real answers', () => {
   it('BLS: reads the recorded ce.series excerpt line by line, padded ids trimmed', () => {
     const series = [...readSeriesList(recording('bls', 'labstat-ce-series-first-999.tsv'), 'ce')];
     expect(series).to.have.length(999);
-    expect(series.find((found) => found.id === 'CES0500000003')).to.deep.equal({
-      id: 'CES0500000003',
-      title: 'Average hourly earnings of all employees, total private, seasonally adjusted',
-      survey: 'ce',
-      seasonal: 'S',
-      frequency: 'monthly',
-      begin: ['2006', 'M03'],
-      end: ['2025', 'M08'],
-    });
+    expect(series.find((found) => found.id === 'CES0500000003')).to.deep.equal(AVERAGE_HOURLY_EARNINGS);
   });
 
   it('BLS: reads the recorded ln.series excerpt, whose columns differ, and its quarterly series', () => {

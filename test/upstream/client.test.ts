@@ -405,6 +405,12 @@ describe('the upstream HTTP layer', () => {
       const answer = await client.getJson<unknown[]>('clinicaltrials', { path: '/studies' });
       expect(answer.body.at(-1)).to.equal('end');
     });
+    it('a long text whose characters span several chunks is read whole, each character as sent', async () => {
+      const body = 'Zürich – Genève; '.repeat(20_000);
+      fake.on('/query', { body, contentType: 'text/plain; charset=utf-8' });
+      const answer = await clientFor(fake, { timeoutMs: 20_000 }).getText('usgs-earthquakes', { path: '/query' });
+      expect(answer.body).to.equal(body);
+    });
     it('a body whose Content-Length announces more than the cap is refused before reading', async () => {
       fake.on('/query', { body: 'x'.repeat(9 * 1024 ** 2), contentType: 'application/json' });
       // A loaded machine may take longer than the usual 400 ms to start a 9 MiB answer; the refusal does not depend on it.

@@ -106,7 +106,7 @@ export function holdAhead(db: Knex, held: Held, options: HoldOptions & { batches
     batchMayHaveCommitted = answerLost(error);
     return { ...(await holdOneByOne(db, held, options, deadline, true)), captured: false };
   });
-  return { outcome, captureWithHold: ahead.captureWithHold, batchMayHaveCommitted: () => batchMayHaveCommitted };
+  return { outcome, captureWithHold: ahead.captureWithHold, withdrawCapture: ahead.withdrawCapture, batchMayHaveCommitted: () => batchMayHaveCommitted };
 }
 
 /**

@@ -36,7 +36,8 @@ export interface PrivateMariadb {
   stop(): Promise<void>;
 }
 
-async function sparePort(): Promise<number> {
+/** A loopback port nothing listens on (a moment ago). */
+export async function sparePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -55,7 +55,7 @@ export interface PendingHold {
   outcome: Promise<HoldResult & { captured: boolean }>;
   /** After the work succeeded: the capture and call row join the hold's own transaction if it has not started (true). */
   captureWithHold(call: CallRecord): boolean;
-  /** Takes a joined capture out of the hold's transaction if that has not started: true when the hold goes alone (or never carried it). */
+  /** Takes a joined capture out of the hold's transaction if that has not started: true when the hold goes alone, never carried it, or its batch failed committing nothing. */
   withdrawCapture(): boolean;
   /** Whether the hold's batch failed in a way that may have committed it all the same (a connection lost after the script was sent). */
   batchMayHaveCommitted(): boolean;

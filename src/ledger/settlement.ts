@@ -100,13 +100,21 @@ export function holdAhead(db: Knex, held: Held, options: HoldOptions & { batches
   requireSafeInteger(held.credits, 'credits', 1);
   const deadline = Date.now() + options.waitMs;
   const ahead = options.batches.holdAhead(held);
+  let batchFailed = false;
   let batchMayHaveCommitted = false;
   const outcome = ahead.outcome.catch(async (error: unknown) => {
     if (error instanceof LedgerError && error.code === 'busy') throw error;
+    batchFailed = true;
     batchMayHaveCommitted = answerLost(error);
     return { ...(await holdOneByOne(db, held, options, deadline, true)), captured: false };
   });
-  return { outcome, captureWithHold: ahead.captureWithHold, withdrawCapture: ahead.withdrawCapture, batchMayHaveCommitted: () => batchMayHaveCommitted };
+  return {
+    outcome,
+    captureWithHold: ahead.captureWithHold,
+    // A batch that failed with an answer committed nothing: the capture it carried is out of it.
+    withdrawCapture: () => ahead.withdrawCapture() || (batchFailed && !batchMayHaveCommitted),
+    batchMayHaveCommitted: () => batchMayHaveCommitted,
+  };
 }
 
 /**

@@ -82,8 +82,8 @@ describe('the ledger database killed under load and started again 20 s later (Ma
     const ready = (): ReturnType<typeof call> => call(baseUrl, '/readyz');
 
     const load = [
-      ...Array.from({ length: 4 }, () => loop('charged', charged, 50)),
-      ...Array.from({ length: 2 }, () => loop('free', free, 50)),
+      ...Array.from({ length: 4 }, () => loop('charged', charged, 100)),
+      ...Array.from({ length: 2 }, () => loop('free', free, 100)),
       loop('ready', ready, 250),
     ];
     await sleep(2000);
@@ -113,7 +113,8 @@ describe('the ledger database killed under load and started again 20 s later (Ma
       `      while away: ${of('charged', away).length} charged calls (slowest ${slowest(of('charged', away))} ms), ` +
         `${of('free', away).length} free calls (slowest ${slowest(of('free', away))} ms), ` +
         `${of('unverified', away).length} with an unseen key (slowest ${slowest(of('unverified', away))} ms), ` +
-        `${of('ready', awayThroughout).length} /readyz; ${answers.length} answers in all`,
+        `${of('ready', awayThroughout).length} /readyz; ${answers.length} answers in all; ` +
+        `slowest free started ${Math.round([...of('free', away)].sort((a, b) => latency(b) - latency(a))[0]!.startedAt - killedAt)} ms after the kill`,
     );
     expect(of('charged', away).length, 'charged calls while away').to.be.above(0);
     expect(

@@ -20,8 +20,10 @@
  *             out of reach): the call answers 200 (its credits are held, the money promised) and
  *             the capture is retried after the answer until it lands, then `captured`
  *   released  given back, with its call row (by this call, or by the reconciler first)
- *   unknown   the database stayed out of reach and what committed could not be read back; the
- *             reconciler releases the hold if no capture committed (see docs/ledger.md)
+ *   unknown   the hold was not written within CHARGE_WAIT_MS, or the database stayed out of reach
+ *             and what committed could not be read back: 503, nothing charged; a hold that lands
+ *             later is released after the answer, else by a lease sweep or the reconciler (see
+ *             docs/ledger.md)
  *
  * It alone decides what a settlement outcome means for the answer: a capture whose outcome was lost
  * (its COMMIT's answer lost) is retried, and the retry finds it; a capture that cannot be written in
@@ -32,8 +34,9 @@
  * that lands later is released after the answer, with the call row); a capture not written within
  * `waitMs` of `succeed` answers 200 and is owed; a release not written within `waitMs` answers the
  * call's error and goes on after the answer. Only the settlement waits for the database, never the
- * answer — except a capture that rides in its hold's batch already sent: its batch's outcome is
- * waited for (the database's answer or the loss of the connection), since that decides both.
+ * answer — except a capture that rides in its hold's batch already sent, with no answer yet or with
+ * its answer lost: that outcome decides both, so it is waited for (until the database answers or the
+ * connection is lost, then the hold's one-by-one attempts until the deadline).
  */
 import { LATE, realClock, within } from '../clock.ts';
 import { metrics } from '../metrics.ts';

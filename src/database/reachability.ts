@@ -41,17 +41,11 @@ interface PoolClient {
 export class DatabaseReachability {
   /** The failure that said the server is out of reach; undefined while it answers. */
   private failure: Error | undefined;
-  private since = 0;
   private probing = false;
 
   /** False from a connect that failed as out of reach until a connection is made again. */
   get reachable(): boolean {
     return this.failure === undefined;
-  }
-
-  /** How long the server has been out of reach, in ms (0 while it answers). */
-  unreachableForMs(): number {
-    return this.failure ? Date.now() - this.since : 0;
   }
 
   /** The error a caller hears while the server is out of reach: transient, with the code of the connect's failure. */
@@ -70,7 +64,6 @@ export class DatabaseReachability {
     });
     pool.on('createFail', (_eventId, error) => {
       if (!isUnreachable(error)) return;
-      if (!this.failure) this.since = Date.now();
       this.failure = error instanceof Error ? error : new Error(String(error));
       // Tarn fails the first waiting caller itself; the others would each wait for another failed connect.
       for (const pending of pool.pendingAcquires.slice(1)) pending.reject(this.refusal());

@@ -12,6 +12,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createKey, getBalance, ledgerSum, migrateToLatest, openDatabase } from '../../src/ledger/index.ts';
+import { openHolds } from '../ledger/ledger-assertions.ts';
 import { privateMariadbMissing, startPrivateMariadb, type PrivateMariadb } from '../support/private-mariadb.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { call, newCaller } from '../support/server.ts';
@@ -133,14 +134,7 @@ describe('the ledger database killed under load and started again 20 s later (Ma
     // Afterwards: what was owed lands (captures, releases, call rows), and the money adds up.
     const spent = answers.filter((answer) => answer.kind === 'charged' && answer.status === 200).reduce((sum, answer) => sum + answer.credits!, 0);
     expect(spent, 'credits of the 200 answers').to.be.above(0);
-    for (;;) {
-      const open = await db('ledger_entries as h')
-        .where({ 'h.account_id': caller.accountId, 'h.kind': 'hold' })
-        .whereNotExists(db('ledger_entries as s').select(db.raw('1')).whereRaw('s.settles = h.call_id'))
-        .count({ open: '*' });
-      if (Number(open[0]!.open) === 0) break;
-      await sleep(200);
-    }
+    while ((await openHolds(db, caller.accountId)) > 0) await sleep(200);
     const settledTwice = await db('ledger_entries')
       .where({ account_id: caller.accountId })
       .whereNotNull('settles')

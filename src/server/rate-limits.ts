@@ -36,6 +36,7 @@ import {
 import { ACCOUNT_RATE_FACTOR } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { GroupCommit } from '../database/group-commit.ts';
+import { databaseUnreachable } from '../database/reachability.ts';
 import { engineOf, runStatement } from '../database/statements.ts';
 import { metrics } from '../metrics.ts';
 
@@ -106,7 +107,12 @@ async function storeLimiter(db: Knex, options: Omit<IRateLimiterStoreOptions, 's
       const dbName = (db.client as { connectionSettings: { database: string } }).connectionSettings.database;
       // While the database server is out of reach, each process counts in its own memory (one limit per process meanwhile).
       const insuranceLimiter = new RateLimiterMemory({ points: options.points, duration: options.duration, keyPrefix: options.keyPrefix });
-      limiter = new RateLimiterMySQL({ ...options, storeClient: db, storeType: 'knex', dbName, clearExpiredByTimeout: false, insuranceLimiter }, done);
+      const inDatabase = new RateLimiterMySQL({ ...options, storeClient: db, storeType: 'knex', dbName, clearExpiredByTimeout: false, insuranceLimiter }, done);
+      // Known to be out of reach: counted in memory at once, not after a connect that may take seconds (reachability.ts).
+      const consume = inDatabase.consume.bind(inDatabase);
+      inDatabase.consume = (key, points, consumeOptions) =>
+        databaseUnreachable(db) ? insuranceLimiter.consume(key, points, consumeOptions) : consume(key, points, consumeOptions);
+      limiter = inDatabase;
     } else {
       limiter = new RateLimiterSQLite({ ...options, storeClient: db, storeType: 'knex' }, done);
     }

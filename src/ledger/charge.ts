@@ -259,7 +259,10 @@ export class CallCharge {
         const written = await write(attempt);
         const settlement: Settlement = typeof written === 'object' ? written.settlement : (written as Settlement);
         if (this.current === 'owed' && settlement === 'release') {
-          this.options.onWriteFailed(new Error('the hold of a call answered 200 was released by another process before its capture landed'), what);
+          this.options.onWriteFailed(
+            new Error('the hold of a call answered 200 was released (a lease sweep or the hold timeout) before its capture landed; that call was not charged'),
+            what,
+          );
         }
         this.becomes(settlement);
         return written;

@@ -11,3 +11,16 @@ export const realClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
 };
+
+/** What `within` says of work that had not settled in time. */
+export const LATE: unique symbol = Symbol('late');
+
+/**
+ * `work`'s value when it settles within `ms` (its rejection, when it fails in time), else LATE: the
+ * work goes on, and whoever still needs its outcome keeps `work` itself. Real time, whatever `now` says.
+ */
+export function within<T>(work: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), Math.max(0, ms))));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

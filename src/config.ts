@@ -68,7 +68,7 @@ export const settings = {
   },
   chargeWaitMs: {
     variable: 'CHARGE_WAIT_MS',
-    doc: 'how long a charged call waits for its credits to be held (a locked or busy account) before answering 503 `temporarily_unavailable`, not charged',
+    doc: 'how long a charged call waits for its credits to be held (a locked or busy account, the database out of reach) before answering 503 `temporarily_unavailable`, not charged; and, after its work succeeded, for the capture before answering 200 with the capture still owed',
     default: '3000',
   },
   holdTimeoutMs: {

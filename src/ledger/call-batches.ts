@@ -109,6 +109,11 @@ export class CallBatches {
         pending.call = call;
         return true;
       },
+      withdrawCapture() {
+        if (pending.started) return pending.call === undefined;
+        pending.call = undefined;
+        return true;
+      },
     };
   }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
 import { realClock } from '../clock.ts';
+import { watchReachability } from '../database/reachability.ts';
 import { migrationSource } from './migrations.ts';
 import { startWalCheckpoints, WAL_SAFETY_NET_PAGES, type WalCheckpointOptions, type WalCheckpoints } from './wal-checkpoints.ts';
 
@@ -20,12 +21,22 @@ export const POOL_ACQUIRE_TIMEOUT_MS = 5000;
 export const LOCK_WAIT_TIMEOUT_S = 2;
 export const STATEMENT_TIMEOUT_S = 30;
 export const SQLITE_BUSY_TIMEOUT_MS = 250;
+/**
+ * How long a new MySQL/MariaDB connection may take to open. While the server is out of reach only
+ * one caller at a time waits for a connect (reachability.ts); 1 s was too short for a busy host
+ * opening many connections at start-up.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
 const POOL_SIZE = 10;
 
-/** Knex's warnings, less the migration-lock ones: migrateToLatest waits and retries instead. */
+/**
+ * Knex's warnings, less the migration-lock ones (migrateToLatest waits and retries instead) and the
+ * refusals of callers while the database is out of reach (reachability.ts: one per call, the probe's
+ * failed connects say it).
+ */
 const knexLog = {
   warn(message: string): void {
-    if (!/already locked|migrate:unlock/.test(message)) console.warn(`knex: ${message}`);
+    if (!/already locked|migrate:unlock|the database is not reachable/.test(message)) console.warn(`knex: ${message}`);
   },
 };
 
@@ -59,7 +70,7 @@ function openMysql(databaseUrl: string): Knex {
   if (!url.hostname || !database) {
     throw new DatabaseUrlError(`DATABASE_URL "${redact(databaseUrl)}" must name a host and a database`);
   }
-  return knex({
+  const db = knex({
     client: 'mysql2',
     connection: {
       host: url.hostname,
@@ -72,11 +83,15 @@ function openMysql(databaseUrl: string): Knex {
       timezone: 'Z',
       // The call path sends a transaction's statements together (statements.ts); values are always bound, never spliced in.
       multipleStatements: true,
+      connectTimeout: CONNECT_TIMEOUT_MS,
     },
     pool: { min: 0, max: POOL_SIZE, afterCreate: setMysqlSessionTimeouts },
     acquireConnectionTimeout: POOL_ACQUIRE_TIMEOUT_MS,
     log: knexLog,
   });
+  // While the server is out of reach, callers waiting for a connection hear so at once, not one per failed connect.
+  watchReachability(db);
+  return db;
 }
 
 interface MysqlConnection {

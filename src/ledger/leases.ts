@@ -8,7 +8,15 @@
  * LEASE_RENEW_INTERVAL_MS (15 s by default), plus the time its release takes.
  *
  * A process sweeps only right after its own renewal succeeded: one that cannot renew (cut off from
- * the database) may be the one whose lease others are about to sweep, and sweeps nothing. A process
+ * the database) may be the one whose lease others are about to sweep, and sweeps nothing. And after
+ * its renewals failed, it sweeps again only once they have succeeded for LEASE_TIMEOUT_MS: when the
+ * database server itself was away, every lease expired meanwhile, the live ones too, and their
+ * owners need a renewal (every LEASE_RENEW_INTERVAL_MS) to show they are alive before anyone sweeps.
+ * Otherwise the first process back would release the holds of calls another live process answered
+ * 200 while the database was away and whose captures it is still retrying (charge.ts, `owed`).
+ * What that does not cover: a process cut off alone (a network partition) for longer than
+ * LEASE_TIMEOUT_MS while others reach the database; its owed captures then find their holds
+ * released, and the log says so (docs/ledger.md). A process
  * that finds its own lease gone (swept while it was cut off) takes a new one; its calls whose holds
  * were released meanwhile are charged nothing (their capture finds the release). Leases compare
  * expiry times written by each process with the clock of the one sweeping: the hosts' clocks must
@@ -37,6 +45,8 @@ export class ProcessLease implements LeaseHolder {
   private current = newLeaseId();
   private timer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
+  /** Since when (performance.now()) every renewal has succeeded (always, until one fails); undefined after one failed, until the next succeeds. */
+  private renewedSince: number | undefined = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly db: Knex,
@@ -61,9 +71,13 @@ export class ProcessLease implements LeaseHolder {
       try {
         await this.renew();
       } catch (error) {
+        this.renewedSince = undefined;
         this.options.logger.warn({ err: error, lease_id: this.current }, 'could not renew the lease of this process');
         return;
       }
+      this.renewedSince ??= performance.now();
+      // Back from an outage: the others' leases expired with this one's; their live owners renew within the timeout.
+      if (performance.now() - this.renewedSince < this.options.timeoutMs) return;
       await this.sweep();
     })().finally(() => (this.renewing = undefined));
     return this.renewing;

@@ -32,6 +32,8 @@ const TRANSIENT_CODES = new Set([
   'ECONNREFUSED',
   'EPIPE',
   'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
   'SQLITE_BUSY',
   'SQLITE_BUSY_SNAPSHOT',
   'SQLITE_BUSY_RECOVERY',
@@ -67,8 +69,8 @@ export async function retryTransient<T>(deadline: number, work: (attempt: number
       return await work(attempt);
     } catch (error) {
       if (!isTransient(error) || Date.now() >= deadline) throw error;
-      // Short, growing, jittered pauses: enough for a killed connection to be replaced or a lock to pass.
-      await realClock.sleep(Math.min(20 * 2 ** Math.min(attempt, 5), 500) * (0.5 + Math.random() / 2));
+      // Short, growing, jittered pauses: enough for a killed connection to be replaced or a lock to pass; never past the deadline.
+      await realClock.sleep(Math.min(Math.min(20 * 2 ** Math.min(attempt, 5), 500) * (0.5 + Math.random() / 2), deadline - Date.now()));
     }
   }
 }

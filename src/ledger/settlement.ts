@@ -32,9 +32,9 @@ import { requireCallId, requireSafeInteger } from './validation.ts';
 export const SETTLE_RETRY_MS = 30_000;
 
 /**
- * How long a call whose capture may have committed (its answer lost) keeps trying to find out before
- * it answers 503: a client must not be told "not charged" for a call it paid for, so this waits out
- * a database restart. Only calls whose capture's answer was lost wait this long.
+ * How long the release of a call whose hold batch carried its capture and lost its answer keeps
+ * trying to find out what committed. The call's answer waits for it only until the hold's
+ * CHARGE_WAIT_MS (charge.ts, `confirm`); the rest goes on after the answer, then the reconciler.
  */
 export const IN_DOUBT_RETRY_MS = 60_000;
 
@@ -100,13 +100,21 @@ export function holdAhead(db: Knex, held: Held, options: HoldOptions & { batches
   requireSafeInteger(held.credits, 'credits', 1);
   const deadline = Date.now() + options.waitMs;
   const ahead = options.batches.holdAhead(held);
+  let batchFailed = false;
   let batchMayHaveCommitted = false;
   const outcome = ahead.outcome.catch(async (error: unknown) => {
     if (error instanceof LedgerError && error.code === 'busy') throw error;
+    batchFailed = true;
     batchMayHaveCommitted = answerLost(error);
     return { ...(await holdOneByOne(db, held, options, deadline, true)), captured: false };
   });
-  return { outcome, captureWithHold: ahead.captureWithHold, batchMayHaveCommitted: () => batchMayHaveCommitted };
+  return {
+    outcome,
+    captureWithHold: ahead.captureWithHold,
+    // A batch that failed with an answer committed nothing: the capture it carried is out of it.
+    withdrawCapture: () => ahead.withdrawCapture() || (batchFailed && !batchMayHaveCommitted),
+    batchMayHaveCommitted: () => batchMayHaveCommitted,
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { buildRouteTable, type ToolHandlers } from '../../generated/routes.ts';
-import type { Clock } from '../clock.ts';
+import { LATE, within, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { metrics } from '../metrics.ts';
@@ -37,6 +37,9 @@ import { metricsHandler } from './metrics-endpoint.ts';
 import { refuseOtherMethods } from './methods.ts';
 import { createToolCallRunner, type ToolCallServices } from './run-tool-call.ts';
 import { findTool, isToolName, toolCallHandler } from './tool-call.ts';
+
+/** /readyz answers 503 when the database has not answered `select 1` within this long. */
+export const READY_WAIT_MS = 1000;
 
 export interface AppDependencies {
   db: Knex;
@@ -96,7 +99,8 @@ export async function createApp({
   refuseOtherMethods(app, '/healthz', ['GET']);
   app.get('/readyz', async (_request, response) => {
     try {
-      await db.raw('select 1');
+      // Ready means the database answered within READY_WAIT_MS; while it is out of reach the pool refuses at once (reachability.ts).
+      if ((await within(db.raw('select 1'), READY_WAIT_MS)) === LATE) throw new Error('the database did not answer in time');
       response.json({ status: 'ready', database: 'reachable' });
     } catch {
       response.status(503).json({ error: { code: 'internal', message: 'database not reachable' } });

@@ -6,18 +6,29 @@
  * began, so a key deleted or a pack switched (admin CLI, another process, the owner's settings) takes
  * effect on every process within that time; on the process that made the change, at once (`forget`).
  * Unknown or revoked keys are never kept: each bad key goes to the database and the failed-key limit.
+ *
+ * While the database cannot be read (out of reach, or the read fails as transient), a key this
+ * process verified within the last STALE_KEY_MS (10 minutes) is accepted as it was then, so free
+ * calls go on through an outage; any other key is answered 503 temporarily_unavailable, never 401
+ * (it may well be valid). A key deleted during the outage is thus accepted until the database is back.
  */
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { authenticateKey, hashKey, type AuthenticatedKey } from '../ledger/index.ts';
+import { databaseUnreachable } from '../database/reachability.ts';
+import { ApiError } from '../errors.ts';
+import { authenticateKey, hashKey, isTransient, type AuthenticatedKey } from '../ledger/index.ts';
 
 export const KEY_CACHE_MS = 500;
+/** How old a verification may be to stand in while the database cannot be read. */
+export const STALE_KEY_MS = 10 * 60_000;
 const MAX_KEYS = 10_000;
 
 interface Entry {
   key: AuthenticatedKey;
   /** When the entry must no longer be used (the clock of `now`). */
   usableUntil: number;
+  /** When its database read began: it stands in for STALE_KEY_MS from then while the database cannot be read. */
+  verifiedAt: number;
 }
 
 export class KeyVerifier {
@@ -37,9 +48,18 @@ export class KeyVerifier {
     const hash = hashKey(rawKey);
     const cached = this.entries.get(hash);
     if (cached && this.now() < cached.usableUntil) return cached.key;
+    const stale = cached && this.now() - cached.verifiedAt < STALE_KEY_MS ? cached.key : undefined;
+    // Known out of reach: no read (its connect could take seconds), the process's own knowledge stands in.
+    if (databaseUnreachable(this.db)) return stale ?? cannotVerify();
     const readStarted = this.now();
-    const found = await authenticateKey(this.db, rawKey);
-    if (found) this.entries.set(hash, { key: found, usableUntil: readStarted + (this.options.cacheMs ?? KEY_CACHE_MS) });
+    let found: AuthenticatedKey | null;
+    try {
+      found = await authenticateKey(this.db, rawKey);
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      return stale ?? cannotVerify();
+    }
+    if (found) this.entries.set(hash, { key: found, usableUntil: readStarted + (this.options.cacheMs ?? KEY_CACHE_MS), verifiedAt: readStarted });
     else this.entries.delete(hash);
     return found;
   }
@@ -50,4 +70,8 @@ export class KeyVerifier {
       if (entry.key.accountId === accountId) this.entries.delete(hash);
     }
   }
+}
+
+function cannotVerify(): never {
+  throw new ApiError('temporarily_unavailable', 'the API key cannot be verified while the database is out of reach; try again shortly', { 'Retry-After': '1' });
 }

@@ -7,7 +7,8 @@
  *    (SQLite runs one writer at a time, so processes sharing the file count exactly), on MySQL one
  *    consume of rate-limiter-flexible's store over our pool for them; while much of a key's window
  *    is left, a count also leases a few counts to this process (see LEASE_SHARE), so most calls
- *    of a busy key cost no round trip at all;
+ *    of a busy key cost no round trip at all; while a MySQL/MariaDB server is out of reach, each
+ *    process counts in its own memory instead (rate-limiter-flexible's insurance limiter);
  *  - per account: RATE_LIMIT_ACCOUNT_PER_MINUTE requests per minute with all of its keys together
  *    (by default 10 times the per-key limit; 0 switches it off), counted the same way in the same
  *    stores after the key's own count, so that an account cannot multiply its rate by making keys;
@@ -24,6 +25,7 @@ import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import { Redis } from 'ioredis';
 import {
+  RateLimiterMemory,
   RateLimiterMySQL,
   RateLimiterRedis,
   RateLimiterRes,
@@ -34,6 +36,7 @@ import {
 import { ACCOUNT_RATE_FACTOR } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import { GroupCommit } from '../database/group-commit.ts';
+import { databaseUnreachable } from '../database/reachability.ts';
 import { engineOf, runStatement } from '../database/statements.ts';
 import { metrics } from '../metrics.ts';
 
@@ -102,7 +105,14 @@ async function storeLimiter(db: Knex, options: Omit<IRateLimiterStoreOptions, 's
     let limiter: RateLimiterAbstract;
     if (client === 'mysql2') {
       const dbName = (db.client as { connectionSettings: { database: string } }).connectionSettings.database;
-      limiter = new RateLimiterMySQL({ ...options, storeClient: db, storeType: 'knex', dbName, clearExpiredByTimeout: false }, done);
+      // While the database server is out of reach, each process counts in its own memory (one limit per process meanwhile).
+      const insuranceLimiter = new RateLimiterMemory({ points: options.points, duration: options.duration, keyPrefix: options.keyPrefix });
+      const inDatabase = new RateLimiterMySQL({ ...options, storeClient: db, storeType: 'knex', dbName, clearExpiredByTimeout: false, insuranceLimiter }, done);
+      // Known to be out of reach: counted in memory at once, not after a connect that may take seconds (reachability.ts).
+      const consume = inDatabase.consume.bind(inDatabase);
+      inDatabase.consume = (key, points, consumeOptions) =>
+        databaseUnreachable(db) ? insuranceLimiter.consume(key, points, consumeOptions) : consume(key, points, consumeOptions);
+      limiter = inDatabase;
     } else {
       limiter = new RateLimiterSQLite({ ...options, storeClient: db, storeType: 'knex' }, done);
     }

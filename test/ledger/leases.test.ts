@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Knex } from 'knex';
 import pino from 'pino';
 import { ProcessLease, createAccount, hold, newCallId, releaseHoldsOfExpiredLeases } from '../../src/ledger/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
@@ -57,6 +58,52 @@ describeOnEachEngine(
       expect(lease.id).to.not.equal(first);
       expect(await engine.db('leases').where({ id: lease.id }).pluck('id')).to.deep.equal([lease.id]);
       await lease.stop();
+    });
+
+    it('a process back from a database outage sweeps the expired leases of others only after renewing for LEASE_TIMEOUT_MS: a live one renews first and keeps its holds', async function () {
+      const { id } = await createAccount(engine.db, { name: 'Outage', credits: 10 });
+      // The database as the returning process sees it: out of reach while `away`.
+      let away = false;
+      const reach = (): Knex => {
+        if (away) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        return engine.db;
+      };
+      const db = new Proxy(engine.db, {
+        apply: (_target, thisArg, args) => Reflect.apply(reach(), thisArg, args),
+        get: (_target, property) => Reflect.get(engine.db, property) as unknown,
+      });
+      const timeoutMs = 300;
+      const back = new ProcessLease(db, { timeoutMs, renewMs: 60_000, logger });
+      const live = new ProcessLease(engine.db, { timeoutMs: 60_000, renewMs: 60_000, logger });
+      await back.start();
+      await live.start();
+      const owed = { callId: newCallId(), accountId: id, credits: 2 };
+      await hold(engine.db, { ...owed, leaseId: live.id });
+      // The outage: every lease expired, the live process's too; the returning process's renewal fails.
+      await engine
+        .db('leases')
+        .where({ id: live.id })
+        .update({ expires_at: new Date(Date.now() - 1) });
+      away = true;
+      await back.renewAndSweep();
+      away = false;
+
+      await back.renewAndSweep();
+      expect(await kinds(owed.callId), 'right after the outage').to.deep.equal(['hold']);
+      await live.renewAndSweep();
+      await new Promise((resolve) => setTimeout(resolve, timeoutMs));
+      await back.renewAndSweep();
+      expect(await kinds(owed.callId), 'once the live process has renewed').to.deep.equal(['hold']);
+
+      // A lease that stays expired is swept as before.
+      await engine
+        .db('leases')
+        .where({ id: live.id })
+        .update({ expires_at: new Date(Date.now() - 1) });
+      await back.renewAndSweep();
+      expect(await kinds(owed.callId), 'a lease left expired').to.deep.equal(['hold', 'release']);
+      await back.stop();
+      await expectBalance(engine.db, id, 10);
     });
   },
   // Sweeps every expired lease of the database.

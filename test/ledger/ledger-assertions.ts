@@ -24,3 +24,12 @@ export async function countEntries(db: Knex, accountId: string): Promise<number>
   const [row] = await db('ledger_entries').where({ account_id: accountId }).count({ n: '*' });
   return Number(row?.n);
 }
+
+/** How many of the account's holds are neither captured nor released. */
+export async function openHolds(db: Knex, accountId: string): Promise<number> {
+  const [row] = await db('ledger_entries as h')
+    .where({ 'h.account_id': accountId, 'h.kind': 'hold' })
+    .whereNotExists(db('ledger_entries as s').select(db.raw('1')).whereRaw('s.settles = h.call_id'))
+    .count({ n: '*' });
+  return Number(row?.n);
+}

@@ -1,11 +1,12 @@
 /**
  * One locked account cannot stall the others: while its row is held by another transaction,
  * other accounts' calls, free calls and /readyz answer, and its own charged call answers 503
- * temporarily_unavailable without being charged.
+ * temporarily_unavailable without being charged (a hold that lands after that answer is released).
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { getBalance, ledgerSum, openDatabase } from '../../src/ledger/index.ts';
+import { openHolds } from '../ledger/ledger-assertions.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { call, newCaller, startServer, type Answer, type TestServer } from '../support/server.ts';
 import { stubHandlers } from '../support/stub-handlers.ts';
@@ -52,6 +53,9 @@ describeOnEachEngine('bounded waits', (engine) => {
       } finally {
         await lock.rollback();
       }
+      // A hold still waiting for the lock when its call answered 503 may land once the lock is gone: it is then released.
+      await server.settled();
+      expect(await openHolds(engine.db, locked.accountId)).to.equal(0);
       await expectBalance(locked.accountId, 5);
       await expectBalance(other.accountId, 4);
     });

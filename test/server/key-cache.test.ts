@@ -1,11 +1,14 @@
 /**
  * The per-process cache of verified keys, on a fake clock: a burst of calls reads the key once; an
  * entry is used for at most KEY_CACHE_MS from the start of its database read, so a key deleted or a
- * pack switched by any process counts everywhere within that bound; bad keys are never kept.
+ * pack switched by any process counts everywhere within that bound; bad keys are never kept. While
+ * the database cannot be read, a key verified within STALE_KEY_MS stands in; any other answers 503.
  */
 import { expect } from 'chai';
-import { deleteKey, setPackEnabled } from '../../src/ledger/index.ts';
-import { KEY_CACHE_MS, KeyVerifier } from '../../src/server/key-cache.ts';
+import type { Knex } from 'knex';
+import { ApiError } from '../../src/errors.ts';
+import { createKey, deleteKey, openDatabase, setPackEnabled } from '../../src/ledger/index.ts';
+import { KEY_CACHE_MS, KeyVerifier, STALE_KEY_MS } from '../../src/server/key-cache.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { newCaller } from '../support/server.ts';
 
@@ -84,5 +87,39 @@ describeOnEachEngine('the key cache', (engine) => {
     const keys = verifier();
     for (let attempt = 0; attempt < 3; attempt += 1) expect(await keys.verify(`sm_${'Q'.repeat(40)}`)).to.equal(null);
     expect(reads).to.equal(3);
+  });
+
+  it('while the database cannot be read, a key verified within STALE_KEY_MS stands in; another key, or one verified longer ago, answers 503', async () => {
+    const caller = await newCaller(engine.db, 1);
+    const other = await createKey(engine.db, caller.accountId, 'other');
+    // Port 9 on the loopback refuses connections: every read through `unreachable` fails as transient.
+    const unreachable = openDatabase('mysql://root@127.0.0.1:9/none');
+    let away = false;
+    const current = (): Knex => (away ? unreachable : engine.db);
+    const db = new Proxy(engine.db, {
+      apply: (_target, thisArg, args) => Reflect.apply(current(), thisArg, args),
+      get: (_target, property) => Reflect.get(current(), property) as unknown,
+    });
+    try {
+      const keys = new KeyVerifier(db, { now: () => clock });
+      expect((await keys.verify(caller.key))?.keyId).to.equal(caller.keyId);
+      away = true;
+      clock += STALE_KEY_MS - 1;
+      expect((await keys.verify(caller.key))?.keyId).to.equal(caller.keyId);
+      const refusal = async (key: string): Promise<unknown> =>
+        keys.verify(key).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      const unverified = await refusal(other.key);
+      expect(unverified instanceof ApiError ? [unverified.code, unverified.status] : unverified).to.deep.equal(['temporarily_unavailable', 503]);
+      clock += 1;
+      const tooOld = await refusal(caller.key);
+      expect(tooOld instanceof ApiError ? tooOld.code : tooOld).to.equal('temporarily_unavailable');
+      away = false;
+      expect((await keys.verify(other.key))?.keyId).to.equal(other.id);
+    } finally {
+      await unreachable.destroy();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { ToolHandlers } from '../../generated/routes.ts';
 import type { FigureJobRunner } from '../../src/figures/runner.ts';
+import type { InFlight } from '../../src/server/in-flight.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { FigureRenderer } from '../../src/figures/renderer.ts';
 import { WorkerThreadRenderer } from '../../src/figures/worker-renderer.ts';
@@ -36,6 +37,8 @@ export interface TestServer {
   /** Node's HTTP server, for tests of what happens before the app sees a request. */
   httpServer: Server;
   logLines: string[];
+  /** Waits until the ledger writes the server still owes after its answers (call rows, late settlements) are done. */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,6 +87,9 @@ export async function startServer(
     baseUrl,
     httpServer: server,
     logLines,
+    settled: async () => {
+      if (!(await (app.locals.inFlight as InFlight).drain(Date.now() + 30_000))) throw new Error('the server still owed ledger writes after 30 s');
+    },
     close: async () => {
       stopListening(baseUrl);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

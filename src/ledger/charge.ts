@@ -20,6 +20,8 @@
  *             out of reach): the call answers 200 (its credits are held, the money promised) and
  *             the capture is retried after the answer until it lands, then `captured`
  *   released  given back, with its call row (by this call, or by the reconciler first)
+ *   refunded  captured, but read back only after the call had answered 503: a refund entry gave
+ *             the credits back (the answer decides what the account pays), and the call row says so
  *   unknown   the hold was not written within CHARGE_WAIT_MS, or the database stayed out of reach
  *             and what committed could not be read back: 503, nothing charged; a hold that lands
  *             later is released after the answer, else by a lease sweep or the reconciler (see
@@ -44,7 +46,7 @@ import type { CallRecord } from './calls.ts';
 import { LedgerError } from './errors.ts';
 import type { Held, HoldResult, Settlement } from './holds.ts';
 
-export type ChargeState = 'none' | 'holding' | 'refused' | 'held' | 'captured' | 'owed' | 'released' | 'unknown';
+export type ChargeState = 'none' | 'holding' | 'refused' | 'held' | 'captured' | 'owed' | 'released' | 'refunded' | 'unknown';
 
 /** The pause between the attempts of a settlement that goes on after the answer (each attempt retries transient failures within its own window first). */
 export const SETTLE_AGAIN_MS = 1000;
@@ -77,6 +79,8 @@ export interface ChargeWriter {
   release(held: Held, call: CallRecord): Promise<Settlement>;
   /** As release, for a hold that may never have been written: undefined when there is none. */
   releaseInDoubt(held: Held, call: CallRecord): Promise<Settlement | undefined>;
+  /** Gives back the credits of a captured call that answered an error, with its call row; once per call. */
+  refund(held: Held, call: CallRecord): Promise<void>;
   /** Writes the row of a call that settles nothing (free, refused, stopped before its hold), after the answer. */
   recordCall(call: CallRecord): Promise<void>;
   /** The account's balance, read after `since` (performance.now()). */
@@ -227,20 +231,32 @@ export class CallCharge {
    * After a hold whose batch carried the capture and lost its answer, the database then out of reach
    * until the hold's deadline: a release writes nothing if the capture committed, and says so. The
    * answer waits for it only until the hold's deadline; later, the call answers busy and the release
-   * goes on after the answer (a capture it then finds is logged: see docs/ledger.md).
+   * goes on after the answer, until it lands: a capture it then finds is refunded (refundIfCaptured).
    */
   private async confirm(call: CallRecord): Promise<Charged> {
-    const confirming = this.settle(() => this.writer.releaseInDoubt(this.held, { ...call, status: UNCONFIRMED_STATUS, credits: 0 }), 'confirm');
+    const unconfirmed = { ...call, status: UNCONFIRMED_STATUS, credits: 0 };
+    const confirming = this.settle(() => this.writer.releaseInDoubt(this.held, unconfirmed), 'confirm');
     const settlement = await within(confirming, this.holdAskedAt + this.options.waitMs - performance.now());
     if (settlement === 'capture') return { credits: this.held.credits };
-    if (settlement === LATE) {
-      this.options.tracker.track(
-        confirming.then((late) => {
-          if (late === 'capture') this.options.onWriteFailed(new Error('the capture had committed after all; the call answered 503'), 'confirm');
-        }),
-      );
-    }
+    if (settlement === LATE) this.options.tracker.track(this.refundIfCaptured(confirming, unconfirmed));
     throw new LedgerError('busy', 'the database did not confirm the charge; nothing was charged');
+  }
+
+  /**
+   * After the call answered 503 with its capture in doubt: the confirmation goes on until it lands,
+   * and a capture it finds committed is refunded — the answer decides what the account pays, so a
+   * call that answered an error is never charged.
+   */
+  private async refundIfCaptured(confirming: Promise<Settlement | undefined>, call: CallRecord): Promise<void> {
+    let settlement = await confirming;
+    while (this.current === 'unknown') {
+      await realClock.sleep(SETTLE_AGAIN_MS);
+      settlement = await this.settle(() => this.writer.releaseInDoubt(this.held, call), 'confirm');
+    }
+    if (settlement !== 'capture') return;
+    await this.retryUntilLanded(() => this.writer.refund(this.held, call), 'refund');
+    this.current = 'refunded';
+    metrics.creditsReturned(this.held.credits);
   }
 
   /** Waits for `work` at most `ms`, then leaves it running after the answer (followed by the tracker). */
@@ -254,18 +270,23 @@ export class CallCharge {
    * hold is the lease's (leases.ts).
    */
   private async untilLanded<T extends Settlement | { settlement: Settlement }>(write: (attempt: number) => Promise<T>, what: string): Promise<T> {
+    const written = await this.retryUntilLanded(write, what);
+    const settlement: Settlement = typeof written === 'object' ? written.settlement : (written as Settlement);
+    if (this.current === 'owed' && settlement === 'release') {
+      this.options.onWriteFailed(
+        new Error('the hold of a call answered 200 was released (a lease sweep or the hold timeout) before its capture landed; that call was not charged'),
+        what,
+      );
+    }
+    this.becomes(settlement);
+    return written;
+  }
+
+  /** Runs `write` until it succeeds, SETTLE_AGAIN_MS apart; the first failure is logged. */
+  private async retryUntilLanded<T>(write: (attempt: number) => Promise<T>, what: string): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const written = await write(attempt);
-        const settlement: Settlement = typeof written === 'object' ? written.settlement : (written as Settlement);
-        if (this.current === 'owed' && settlement === 'release') {
-          this.options.onWriteFailed(
-            new Error('the hold of a call answered 200 was released (a lease sweep or the hold timeout) before its capture landed; that call was not charged'),
-            what,
-          );
-        }
-        this.becomes(settlement);
-        return written;
+        return await write(attempt);
       } catch (error) {
         if (attempt === 1) this.options.onWriteFailed(error, `${what} (retried until it lands)`);
         await realClock.sleep(SETTLE_AGAIN_MS);

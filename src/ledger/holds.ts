@@ -13,7 +13,7 @@
 import type { Knex } from 'knex';
 import { readBalance } from './account-lookup.ts';
 import { LedgerError, isUniqueViolation } from './errors.ts';
-import { captureEntry, holdEntry, releaseEntry } from './rows.ts';
+import { captureEntry, holdEntry, refundEntry, releaseEntry, type LedgerEntryRow } from './rows.ts';
 import { inTransaction } from './transaction.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
@@ -83,10 +83,24 @@ export async function writeCapture(trx: Knex.Transaction, held: Held): Promise<b
  * balance as it was) when the hold was already settled; a failed statement does not end the
  * transaction on either engine, so the balance is put back in the same transaction.
  */
-export async function writeRelease(trx: Knex.Transaction, held: Held): Promise<boolean> {
+export function writeRelease(trx: Knex.Transaction, held: Held): Promise<boolean> {
+  return giveBack(trx, held, releaseEntry(held));
+}
+
+/**
+ * Gives back the credits of a captured call in `trx` (a refund entry: the call answered an error
+ * before its capture could be read back). False (and the balance as it was) when the call was
+ * refunded already: the unique (call_id, kind) index allows one refund per call.
+ */
+export function writeRefund(trx: Knex.Transaction, held: Held): Promise<boolean> {
+  return giveBack(trx, held, refundEntry(held));
+}
+
+/** The account row first, then `entry`; when a unique index refuses the entry, the balance is put back in the same transaction. */
+async function giveBack(trx: Knex.Transaction, held: Held, entry: LedgerEntryRow): Promise<boolean> {
   await trx('accounts').where({ id: held.accountId }).increment('balance', held.credits);
   try {
-    await trx('ledger_entries').insert(releaseEntry(held));
+    await trx('ledger_entries').insert(entry);
     return true;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;

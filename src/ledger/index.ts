@@ -33,6 +33,7 @@ export {
   recordCallReliably,
   releaseIfHeld,
   releaseInDoubt,
+  refundCapture,
   CallLedger,
   type HeldAhead,
   type HoldOptions,

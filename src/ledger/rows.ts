@@ -27,6 +27,11 @@ export function releaseEntry(held: Held, at = new Date()): LedgerEntryRow {
   return { account_id: held.accountId, call_id: held.callId, kind: 'release', amount: held.credits, settles: held.callId, lease_id: null, created_at: at };
 }
 
+/** A refund gives back the credits of a captured call that answered an error (charge.ts: a capture read back only after the answer). */
+export function refundEntry(held: Held, at = new Date()): LedgerEntryRow {
+  return { account_id: held.accountId, call_id: held.callId, kind: 'refund', amount: held.credits, settles: null, lease_id: null, created_at: at };
+}
+
 /** The `calls` row of a call (made at `at` unless the call says when). */
 export function callRow(call: CallRecord, at = new Date()): CallRow {
   return {

@@ -24,7 +24,7 @@ import { callRow } from './rows.ts';
 import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
 import type { ChargeWriter, PendingHold } from './charge.ts';
-import { findHold, findSettlement, hold, writeCapture, writeRelease, type Held, type HoldResult, type Settlement } from './holds.ts';
+import { findHold, findSettlement, hold, writeCapture, writeRefund, writeRelease, type Held, type HoldResult, type Settlement } from './holds.ts';
 import { isTransient, retryTransient } from './retry.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
@@ -225,6 +225,22 @@ export async function releaseInDoubt(db: Knex, held: Held, call: CallRecord): Pr
 }
 
 /**
+ * Gives back the credits of a captured call that answered an error (its capture was read back only
+ * after the answer): a refund entry, and its call row saying so, in one transaction, retried; once
+ * per call, however often it is asked.
+ */
+export async function refundCapture(db: Knex, held: Held, call: CallRecord): Promise<void> {
+  await retryTransient(Date.now() + SETTLE_RETRY_MS, () =>
+    db.transaction(async (trx) => {
+      if (!(await writeRefund(trx, held))) return;
+      // The capture wrote the call row with its credits; the row now says what the call answered.
+      const updated = await trx('calls').where({ call_id: held.callId }).update({ status: call.status, credits: 0 });
+      if (updated === 0) await trx('calls').insert(callRow({ ...call, credits: 0 }));
+    }),
+  );
+}
+
+/**
  * Writes the call's row, retrying transient failures; an earlier attempt that did commit counts.
  * With `batches`, first in the process's next batch of call rows; one by one when that fails.
  */
@@ -292,6 +308,10 @@ export class CallLedger implements ChargeWriter {
 
   releaseInDoubt(held: Held, call: CallRecord): Promise<Settlement | undefined> {
     return releaseInDoubt(this.db, held, call);
+  }
+
+  refund(held: Held, call: CallRecord): Promise<void> {
+    return refundCapture(this.db, held, call);
   }
 
   recordCall(call: CallRecord): Promise<void> {

@@ -48,6 +48,7 @@ function standInWriter() {
       return done;
     },
     releaseInDoubt: async () => undefined,
+    refund: async (_held, call) => void written.push(`refund (${call.status})`),
     recordCall: async (call) => void written.push(`row (${call.status})`),
     balance: async () => 0,
   };
@@ -116,6 +117,60 @@ describe('the charge of a call waits for the ledger at most waitMs', function ()
     expect(await charge.succeed(row('ok'))).to.deep.equal({ credits: 3 });
     expect(await inFlight.drain(Date.now() + 10_000)).to.equal(true);
     expect([charge.state, attempts, written]).to.deep.equal(['captured', 2, ['capture']]);
+  });
+
+  it('a capture found committed only after the call answered 503 is refunded, so the error answer costs nothing', async () => {
+    const { writer, written } = standInWriter();
+    const confirmation = gate<Settlement | undefined>();
+    // The hold's batch carried the capture and lost its answer: it may have committed.
+    writer.hold = (): PendingHold => ({
+      outcome: Promise.reject(Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' })),
+      captureWithHold: () => true,
+      withdrawCapture: () => false,
+      batchMayHaveCommitted: () => true,
+    });
+    writer.releaseInDoubt = async (_held, call) => {
+      const settlement = await confirmation.promise;
+      written.push(`confirmed ${settlement} (${call.status})`);
+      return settlement;
+    };
+    const inFlight = new InFlight();
+    const charge = chargeOn(writer, inFlight);
+    await charge.admit()!.catch(() => undefined);
+    const answer = await charge.succeed(row('ok')).then(
+      () => 'ok',
+      (error: unknown) => (error as LedgerError).code,
+    );
+    expect([answer, charge.state, written]).to.deep.equal(['busy', 'unknown', []]);
+
+    confirmation.resolve('capture');
+    expect(await inFlight.drain(Date.now() + 10_000)).to.equal(true);
+    expect([charge.state, written]).to.deep.equal(['refunded', ['confirmed capture (temporarily_unavailable)', 'refund (temporarily_unavailable)']]);
+  });
+
+  it('a capture found released after the call answered 503 needs no refund', async () => {
+    const { writer, written } = standInWriter();
+    writer.hold = (): PendingHold => ({
+      outcome: Promise.reject(Object.assign(new Error('Connection lost'), { code: 'PROTOCOL_CONNECTION_LOST' })),
+      captureWithHold: () => true,
+      withdrawCapture: () => false,
+      batchMayHaveCommitted: () => true,
+    });
+    let confirmations = 0;
+    writer.releaseInDoubt = async () => {
+      confirmations += 1;
+      // The first confirmation outlives the answer and fails; the next one finds the hold and releases it.
+      await new Promise((resolve) => setTimeout(resolve, 2 * WAIT_MS));
+      if (confirmations === 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      written.push('release');
+      return 'release';
+    };
+    const inFlight = new InFlight();
+    const charge = chargeOn(writer, inFlight);
+    await charge.admit()!.catch(() => undefined);
+    await charge.succeed(row('ok')).catch(() => undefined);
+    expect(await inFlight.drain(Date.now() + 10_000)).to.equal(true);
+    expect([charge.state, confirmations, written]).to.deep.equal(['released', 2, ['release']]);
   });
 
   it('a release not written in time answers the call’s error, and lands after the answer', async () => {

@@ -7,6 +7,7 @@ import {
   findSettlement,
   hold,
   holdForCall,
+  refundCapture,
   releaseExpiredHolds,
   settleCall,
   type CallRecord,
@@ -90,6 +91,20 @@ describeOnEachEngine('credits: holds, settlement and reconciliation', (engine) =
     const row = await engine.db('calls').where({ call_id: held.callId }).first('status', 'credits', 'key_id');
     expect([row.status, Number(row.credits), row.key_id]).to.deep.equal(['ok', 2, keyId]);
     await expectBalance(engine.db, id, 8);
+  });
+
+  it('refunds a captured call that answered an error once, however often asked, and its call row says so', async function () {
+    const { id } = await createAccount(engine.db, { name: 'Refund', credits: 10 });
+    const held = { callId: newCallId(), accountId: id, credits: 3 };
+    await holdForCall(engine.db, held, WAIT);
+    expect(await settleCall(engine.db, held, callOf(held), true)).to.equal(3);
+    const answered = { ...callOf(held), status: 'temporarily_unavailable' };
+    await refundCapture(losingFirstCommitAnswer(engine.db), held, answered);
+    await refundCapture(engine.db, held, answered);
+    expect(await kinds(held.callId)).to.deep.equal(['hold', 'capture', 'refund']);
+    const row = await engine.db('calls').where({ call_id: held.callId }).first('status', 'credits');
+    expect([row.status, Number(row.credits)]).to.deep.equal(['temporarily_unavailable', 0]);
+    await expectBalance(engine.db, id, 10);
   });
 
   it('releases a failed call with its call row; a later capture charges nothing', async function () {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realClock } from '../src/clock.ts';
-import { migrateToLatest, openDatabase } from '../src/ledger/index.ts';
+import { migrateToLatest, openDatabase } from '../src/database/index.ts';
 import { recording } from '../test/connectors/recordings.ts';
 import { json, startFakeUpstream } from '../test/support/fake-upstream.ts';
 import { call, newCaller, startServer } from '../test/support/server.ts';

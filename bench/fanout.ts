@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolHandlers } from '../generated/routes.ts';
 import type { SourceId } from '../generated/types.ts';
-import { migrateToLatest, openDatabase } from '../src/ledger/index.ts';
+import { migrateToLatest, openDatabase } from '../src/database/index.ts';
 import type { ToolContext } from '../src/tools/context.ts';
 import { createHandlers } from '../src/tools/handlers.ts';
 import { assemble, fanOut, makeRecord } from '../src/tools/result.ts';

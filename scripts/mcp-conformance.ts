@@ -22,7 +22,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import type { FigureJobRunner } from '../src/figures/runner.ts';
-import { createAccount, createKey, migrateToLatest, openDatabase } from '../src/ledger/index.ts';
+import { createAccount, createKey } from '../src/ledger/index.ts';
+import { migrateToLatest, openDatabase } from '../src/database/index.ts';
 import { createLogger } from '../src/logging.ts';
 import { createApp } from '../src/server/app.ts';
 

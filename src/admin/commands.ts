@@ -3,21 +3,8 @@ import type { Knex } from 'knex';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { sources as SOURCES } from '../../generated/tools.ts';
 import type { SourceId } from '../../generated/types.ts';
-import {
-  DatabaseUrlError,
-  LedgerError,
-  PACK_IDS,
-  addCredits,
-  createAccount,
-  createKey,
-  deleteKey,
-  getAccount,
-  listKeys,
-  migrateToLatest,
-  openDatabase,
-  setPackEnabled,
-  usage,
-} from '../ledger/index.ts';
+import { LedgerError, PACK_IDS, addCredits, createAccount, createKey, deleteKey, getAccount, listKeys, setPackEnabled, usage } from '../ledger/index.ts';
+import { DatabaseUrlError, migrateToLatest, openDatabase } from '../database/index.ts';
 
 export interface AdminResult {
   exitCode: number;

@@ -85,7 +85,7 @@ export class DatabaseReachability {
 
 const reachabilities = new WeakMap<Knex, DatabaseReachability>();
 
-/** Watches the connections of a MySQL/MariaDB pool (database.ts does, as it opens one). */
+/** Watches the connections of a MySQL/MariaDB pool (connection.ts does, as it opens one). */
 export function watchReachability(db: Knex): DatabaseReachability {
   const reachability = new DatabaseReachability();
   reachability.attach(db);

@@ -1,5 +1,5 @@
 /**
- * Reads a timestamp column: mysql2 returns a Date (UTC, see database.ts), better-sqlite3 returns
+ * Reads a timestamp column: mysql2 returns a Date (UTC, see connection.ts), better-sqlite3 returns
  * the epoch milliseconds knex stored.
  */
 export function toDate(value: unknown): Date {

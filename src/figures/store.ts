@@ -7,7 +7,8 @@
 import type { Knex } from 'knex';
 import { randomBase62 } from '../database/ids.ts';
 import { toDate } from '../database/time.ts';
-import { capture, hold, inTransaction, release } from '../ledger/index.ts';
+import { capture, hold, release } from '../ledger/index.ts';
+import { inTransaction } from '../database/index.ts';
 import { checkFiles, insertFiles, type FigureFile } from './files.ts';
 import type { FigureSpec } from './model.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '../database/transaction.ts';
 import { LedgerError } from './errors.ts';
 import { readBalance } from './account-lookup.ts';
 import { requireName, requireSafeInteger } from './validation.ts';

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { requireAccount } from './account-lookup.ts';
-import { LedgerError, isForeignKeyViolation, isUniqueViolation } from './errors.ts';
+import { LedgerError } from './errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../database/driver-errors.ts';
 import { callRow } from './rows.ts';
 import { toIso } from '../database/time.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
@@ -87,7 +88,7 @@ const DAY_MS = 86_400_000;
 export async function usageSummary(db: Knex, accountId: string, period: { from: string; to: string }): Promise<UsageSummary> {
   const start = Date.parse(`${period.from}T00:00:00.000Z`);
   const end = Date.parse(`${period.to}T00:00:00.000Z`) + DAY_MS;
-  // Day of a call in UTC: DATETIME columns on MySQL, epoch milliseconds on SQLite (see migrations.ts).
+  // Day of a call in UTC: DATETIME columns on MySQL, epoch milliseconds on SQLite (see src/database/migrations.ts).
   const day =
     db.client.dialect === 'mysql' ? db.raw('DATE_FORMAT(created_at, ?)', ['%Y-%m-%d']) : db.raw("strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')");
   const rows: Array<{ day: string; tool: string; calls: unknown; credits: unknown }> = await db('calls')

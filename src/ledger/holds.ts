@@ -12,9 +12,10 @@
  */
 import type { Knex } from 'knex';
 import { readBalance } from './account-lookup.ts';
-import { LedgerError, isUniqueViolation } from './errors.ts';
+import { LedgerError } from './errors.ts';
+import { isUniqueViolation } from '../database/driver-errors.ts';
 import { captureEntry, holdEntry, refundEntry, releaseEntry, type LedgerEntryRow } from './rows.ts';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '../database/transaction.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
 /** A refusal says what the account holds; a success may say what is left (a batched hold reads it). */

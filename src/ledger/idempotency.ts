@@ -4,7 +4,7 @@
  * stores its answer in it when done; the others read the row. Rows count for IDEMPOTENCY_TTL_MS.
  */
 import type { Knex } from 'knex';
-import { isUniqueViolation } from './errors.ts';
+import { isUniqueViolation } from '../database/driver-errors.ts';
 import { toDate } from '../database/time.ts';
 
 /** How long a key's answer is kept and replayed. */

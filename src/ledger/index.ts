@@ -3,9 +3,7 @@
  * enforces each guarantee (an index, a constraint, the lock order, a piece of code), is the
  * Guarantees table of docs/ledger.md. A call's charge has one owner, CallCharge (charge.ts).
  */
-export { newCallId } from '../database/ids.ts';
-export { openDatabase, migrateToLatest, DatabaseUrlError } from './database.ts';
-export { LEDGER_ENTRY_KINDS, type LedgerEntryKind } from './migrations.ts';
+export { LEDGER_ENTRY_KINDS, type LedgerEntryKind } from '../database/migrations.ts';
 export { LedgerError, type LedgerErrorCode } from './errors.ts';
 export { createAccount, getAccount, addCredits, type Account, type AccountSummary } from './accounts.ts';
 export {
@@ -24,7 +22,6 @@ export { PACK_IDS, isPackId, setPackEnabled, packSettings, enabledPacks, isPackE
 export { ledgerSum, getBalance } from './credits.ts';
 export { recordChange, listChanges, OPERATOR, type Actor, type AccountChange, type ChangeAction } from './changes.ts';
 export { recordCall, usage, usageSummary, type CallRecord, type UsageEntry, type UsageSummary, type UsageTotals } from './calls.ts';
-export { inTransaction } from './transaction.ts';
 export { hold, capture, release, findHold, findSettlement, type Held, type HoldResult, type Settlement } from './holds.ts';
 export {
   holdForCall,
@@ -44,7 +41,6 @@ export { CallBatches, type BatchedHold, type BatchedHoldAhead, type BatchedSettl
 export { releaseExpiredHolds, releaseHoldsOfExpiredLeases, HoldReconciler } from './reconcile.ts';
 export { ProcessLease, type LeaseHolder, type LeaseOptions } from './leases.ts';
 export { LedgerGate, HOLDS_PER_ACCOUNT, HOLDS_IN_ALL } from './gate.ts';
-export { isTransient } from './retry.ts';
 export {
   claimIdempotencyKey,
   storeIdempotentAnswer,

@@ -5,7 +5,7 @@ import { OPERATOR, recordChange, type Actor } from './changes.ts';
 import { LedgerError } from './errors.ts';
 import { newKeyId, randomBase62 } from '../database/ids.ts';
 import { toDate, toIso, toIsoOrNull } from '../database/time.ts';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '../database/transaction.ts';
 import { requireName } from './validation.ts';
 
 export const KEY_PREFIX = 'sm_';

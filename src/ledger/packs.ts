@@ -3,7 +3,7 @@ import { LedgerError } from './errors.ts';
 import { requireAccount } from './account-lookup.ts';
 import { packs } from '../../generated/tools.ts';
 import { OPERATOR, recordChange, type Actor } from './changes.ts';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '../database/transaction.ts';
 
 /** Discipline packs (the spec's `discipline` values), from tools.yaml. Every pack is on unless an account switched it off. */
 export const PACK_IDS = packs.map((pack) => pack.id);

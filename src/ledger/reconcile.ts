@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { writeRelease, type Held } from './holds.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency.ts';
-import { retryTransient } from './retry.ts';
+import { retryTransient } from '../database/retry.ts';
 
 const BATCH = 200;
 /** Each periodic sweep looks this far behind the previous one's cutoff, for holds committed late. */

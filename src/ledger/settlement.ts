@@ -25,7 +25,7 @@ import { LedgerError } from './errors.ts';
 import type { LedgerGate } from './gate.ts';
 import type { ChargeWriter, PendingHold } from './charge.ts';
 import { findHold, findSettlement, hold, writeCapture, writeRefund, writeRelease, type Held, type HoldResult, type Settlement } from './holds.ts';
-import { isTransient, retryTransient } from './retry.ts';
+import { isTransient, retryTransient } from '../database/retry.ts';
 import { requireCallId, requireSafeInteger } from './validation.ts';
 
 /** How long settling (and writing the call log) keeps retrying before leaving the hold to the reconciler. */

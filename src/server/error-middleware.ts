@@ -2,7 +2,8 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.ts';
-import { LedgerError, isTransient } from '../ledger/index.ts';
+import { LedgerError } from '../ledger/index.ts';
+import { isTransient } from '../database/index.ts';
 
 /** The error body; an error that carries Retry-After also says in the body when to retry (`retry_after_s`). */
 export function errorBody(error: ApiError): { error: { code: string; message: string; retry_after_s?: number } } {

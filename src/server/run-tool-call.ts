@@ -18,16 +18,8 @@ import { untilCancelled } from '../cancellation.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { FigureJobRunner } from '../figures/runner.ts';
-import {
-  CallCharge,
-  CallLedger,
-  newCallId,
-  type AuthenticatedKey,
-  type CallBatches,
-  type CallRecord,
-  type LeaseHolder,
-  type LedgerGate,
-} from '../ledger/index.ts';
+import { CallCharge, CallLedger, type AuthenticatedKey, type CallBatches, type CallRecord, type LeaseHolder, type LedgerGate } from '../ledger/index.ts';
+import { newCallId } from '../database/index.ts';
 import type { ProgressReporter, ToolContext } from '../tools/context.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { applyDefaults, checkConstraints } from './arguments.ts';

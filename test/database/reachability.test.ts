@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { databaseUnreachable } from '../../src/database/reachability.ts';
-import { isTransient, openDatabase } from '../../src/ledger/index.ts';
+import { isTransient, openDatabase } from '../../src/database/index.ts';
 import { sparePort } from '../support/private-mariadb.ts';
 
 describe('a database pool while its server refuses connections', function () {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { capture, createAccount, getBalance, hold, inTransaction, ledgerSum, release } from '../../src/ledger/index.ts';
+import { capture, createAccount, getBalance, hold, ledgerSum, release } from '../../src/ledger/index.ts';
+import { inTransaction } from '../../src/database/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 
 describeOnEachEngine('ledger holds for figures', (engine) => {

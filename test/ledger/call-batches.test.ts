@@ -8,13 +8,13 @@ import {
   hold,
   holdAhead,
   holdForCall,
-  newCallId,
   recordCallReliably,
   releaseIfHeld,
   settleCall,
   type CallRecord,
   type Held,
 } from '../../src/ledger/index.ts';
+import { newCallId } from '../../src/database/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { expectBalance, expectLedgerError } from './ledger-assertions.ts';
 

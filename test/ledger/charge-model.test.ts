@@ -31,17 +31,8 @@ import { tools, type ToolMetadata } from '../../generated/tools.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ApiError } from '../../src/errors.ts';
 import type { FigureJobRunner } from '../../src/figures/runner.ts';
-import {
-  CallBatches,
-  LedgerGate,
-  HOLDS_IN_ALL,
-  HOLDS_PER_ACCOUNT,
-  createAccount,
-  getBalance,
-  ledgerSum,
-  openDatabase,
-  releaseExpiredHolds,
-} from '../../src/ledger/index.ts';
+import { CallBatches, LedgerGate, HOLDS_IN_ALL, HOLDS_PER_ACCOUNT, createAccount, getBalance, ledgerSum, releaseExpiredHolds } from '../../src/ledger/index.ts';
+import { openDatabase } from '../../src/database/index.ts';
 import { toApiError } from '../../src/server/error-middleware.ts';
 import { InFlight } from '../../src/server/in-flight.ts';
 import type { RateLimits } from '../../src/server/rate-limits.ts';

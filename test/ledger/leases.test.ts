@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import pino from 'pino';
-import { ProcessLease, createAccount, hold, newCallId, releaseHoldsOfExpiredLeases } from '../../src/ledger/index.ts';
+import { ProcessLease, createAccount, hold, releaseHoldsOfExpiredLeases } from '../../src/ledger/index.ts';
+import { newCallId } from '../../src/database/index.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { expectBalance } from './ledger-assertions.ts';
 

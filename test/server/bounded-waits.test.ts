@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { getBalance, ledgerSum, openDatabase } from '../../src/ledger/index.ts';
+import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
+import { openDatabase } from '../../src/database/index.ts';
 import { openHolds } from '../ledger/ledger-assertions.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { call, newCaller, startServer, type Answer, type TestServer } from '../support/server.ts';

@@ -11,7 +11,8 @@
  */
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { createKey, getBalance, ledgerSum, migrateToLatest, openDatabase } from '../../src/ledger/index.ts';
+import { createKey, getBalance, ledgerSum } from '../../src/ledger/index.ts';
+import { migrateToLatest, openDatabase } from '../../src/database/index.ts';
 import { openHolds } from '../ledger/ledger-assertions.ts';
 import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 import { privateMariadbMissing, startPrivateMariadb, type PrivateMariadb } from '../support/private-mariadb.ts';

@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { ApiError } from '../../src/errors.ts';
-import { createKey, deleteKey, openDatabase, setPackEnabled } from '../../src/ledger/index.ts';
+import { createKey, deleteKey, setPackEnabled } from '../../src/ledger/index.ts';
+import { openDatabase } from '../../src/database/index.ts';
 import { KEY_CACHE_MS, KeyVerifier, STALE_KEY_MS } from '../../src/server/key-cache.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { newCaller } from '../support/server.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiError } from '../../src/errors.ts';
-import { openDatabase } from '../../src/ledger/index.ts';
+import { openDatabase } from '../../src/database/index.ts';
 import { createRateLimits } from '../../src/server/rate-limits.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 

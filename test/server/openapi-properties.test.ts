@@ -16,7 +16,7 @@ import fc, { type Arbitrary } from 'fast-check';
 import type { Knex } from 'knex';
 import openapi from '../../generated/openapi.json' with { type: 'json' };
 import { sources } from '../../generated/tools.ts';
-import { migrateToLatest, openDatabase } from '../../src/ledger/index.ts';
+import { migrateToLatest, openDatabase } from '../../src/database/index.ts';
 import { variableId } from '../../src/upstream/sources.ts';
 import { testEngines } from '../support/databases.ts';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { migrateToLatest, openDatabase } from '../../src/ledger/database.ts';
+import { migrateToLatest, openDatabase } from '../../src/database/connection.ts';
 import { removeAtExit } from './remove-at-exit.ts';
 
 export type EngineName = 'sqlite' | 'mysql';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isDeadlock } from './errors.ts';
+import { isDeadlock } from './driver-errors.ts';
 
 const MAX_ATTEMPTS = 3;
 

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { DatabaseUrlError, migrateToLatest, openDatabase } from '../../src/ledger/index.ts';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../../src/ledger/database.ts';
+import { DatabaseUrlError, migrateToLatest, openDatabase } from '../../src/database/index.ts';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../../src/database/connection.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 
 describe('openDatabase', function () {

@@ -4,7 +4,7 @@
  * released at most once), so running it again after an unknown outcome is safe.
  */
 import { realClock } from '../clock.ts';
-import { isDeadlock } from './errors.ts';
+import { isDeadlock } from './driver-errors.ts';
 
 interface DriverError {
   code?: unknown;

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { openDatabase } from '../../src/ledger/index.ts';
-import { WAL_SAFETY_NET_PAGES, type CheckpointResult } from '../../src/ledger/wal-checkpoints.ts';
+import { openDatabase } from '../../src/database/index.ts';
+import { WAL_SAFETY_NET_PAGES, type CheckpointResult } from '../../src/database/wal-checkpoints.ts';
 
 /** Resolves with the first checkpoint result that `wanted` accepts. */
 function checkpointWatcher(): { onCheckpoint(result: CheckpointResult): void; next(wanted: (result: CheckpointResult) => boolean): Promise<CheckpointResult> } {

@@ -33,7 +33,7 @@ function withoutSecrets(fields: Record<string, unknown>): Record<string, unknown
  * and in a child logger's bindings (pino applies its `bindings` formatter to the root logger only,
  * so `child` is wrapped; children inherit the wrapper from the root).
  */
-export function createLogger(level: string, destination: DestinationStream = asyncStdout()): Logger {
+export function createLogger(level: string, destination?: DestinationStream): Logger {
   const logger = pino({ level, base: { service: 'research-tools-api' }, formatters: { log: withoutSecrets } }, destination);
   const child = logger.child;
   logger.child = function (this: Logger, bindings, options) {
@@ -42,12 +42,3 @@ export function createLogger(level: string, destination: DestinationStream = asy
   return logger;
 }
 
-/**
- * Standard output written without blocking the request loop: lines logged while a write is under
- * way go out together in the next one (one write per burst, not one per line, under load; each line
- * at once when the server is idle). pino flushes what is left when the process exits; a SIGKILL can
- * lose the last lines, never a ledger entry (the ledger is in the database, not in the log).
- */
-function asyncStdout(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
-}

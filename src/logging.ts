@@ -41,4 +41,3 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   } as Logger['child'];
   return logger;
 }
-

@@ -3,7 +3,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import type BetterSqlite3 from 'better-sqlite3';
 import { realClock } from '../clock.ts';
-import { watchReachability } from '../database/reachability.ts';
+import { watchReachability } from './reachability.ts';
 import { migrationSource } from './migrations.ts';
 import { startWalCheckpoints, WAL_SAFETY_NET_PAGES, type WalCheckpointOptions, type WalCheckpoints } from './wal-checkpoints.ts';
 

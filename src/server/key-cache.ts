@@ -14,10 +14,9 @@
  */
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { databaseUnreachable } from '../database/reachability.ts';
 import { ApiError } from '../errors.ts';
 import { authenticateKey, hashKey, type AuthenticatedKey } from '../ledger/index.ts';
-import { isTransient } from '../database/index.ts';
+import { databaseUnreachable, isTransient } from '../database/index.ts';
 
 export const KEY_CACHE_MS = 500;
 /** How old a verification may be to stand in while the database cannot be read. */

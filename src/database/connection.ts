@@ -167,12 +167,13 @@ function redact(databaseUrl: string): string {
   return databaseUrl.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
 
-const MIGRATION_ATTEMPTS = 5;
+const MIGRATION_ATTEMPTS = 10;
 
 /**
  * Brings the schema up to date; cheap when it already is, so it runs on every start. Processes
  * that start together on a fresh database can collide creating knex's bookkeeping tables or
- * taking its lock; the loser waits a moment and tries again.
+ * taking its lock (on SQLite the lock's UPDATE can also find the file busy: knex's MigrationLocked);
+ * the loser waits a moment and tries again, 4.5 s in all at most.
  */
 export async function migrateToLatest(db: Knex): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -180,7 +181,7 @@ export async function migrateToLatest(db: Knex): Promise<void> {
       await db.migrate.latest({ migrationSource });
       return;
     } catch (error) {
-      const collided = /already (exists|locked)/i.test(error instanceof Error ? error.message : '');
+      const collided = error instanceof Error && (error.name === 'MigrationLocked' || /already (exists|locked)/i.test(error.message));
       if (!collided || attempt >= MIGRATION_ATTEMPTS) throw error;
       await realClock.sleep(100 * attempt);
     }

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { DatabaseUrlError, migrateToLatest, openDatabase } from '../../src/database/index.ts';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../../src/database/connection.ts';
@@ -40,6 +41,30 @@ describe('openDatabase', function () {
       expect(await db.raw('pragma foreign_keys')).to.deep.equal([{ foreign_keys: 1 }]);
     } finally {
       await db.destroy();
+    }
+  });
+
+  it('brings the schema up to date while another process holds the SQLite file for longer than its busy timeout', async function () {
+    const file = path.join(folder, 'busy.sqlite');
+    const first = openDatabase(`sqlite:${file}`);
+    const second = openDatabase(`sqlite:${file}`);
+    const other = new Database(file);
+    try {
+      await migrateToLatest(first);
+      // As another server starting at the same moment would: the file is taken for a write while this one migrates.
+      other.exec('BEGIN IMMEDIATE');
+      const released = new Promise<void>((resolve) =>
+        setTimeout(() => {
+          other.exec('COMMIT');
+          resolve();
+        }, 3 * SQLITE_BUSY_TIMEOUT_MS),
+      );
+      await migrateToLatest(second);
+      await released;
+      expect(await second.schema.hasTable('ledger_entries')).to.equal(true);
+    } finally {
+      other.close();
+      await Promise.all([first.destroy(), second.destroy()]);
     }
   });
 });

@@ -269,7 +269,9 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'data-json-catalogue-excerpt.json': TESTED,
   },
   oecd: {
+    'availability-v2-kei-all-areas.json': TESTED,
     'availability-v2-kei-gbr-q.json': TESTED,
+    'availability-v2-kei-gbr.json': TESTED,
     'data-v1-kei-gbr-irlt-2023.csv': TESTED,
     'data-v1-lfs-ialfs-indic-deu-unemployment-rate-excerpt.csv': TESTED,
     'data-v1-stes-finmark-irlt-annual-deu-excerpt.csv': TESTED,

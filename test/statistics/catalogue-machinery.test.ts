@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { expectCharged, own, recorded } from '../life/support.ts';
 import { statisticsHarness, text } from './support.ts';
-import { fixture } from '../connectors/recordings.ts';
+import { fixture, recording } from '../connectors/recordings.ts';
 
 const SDMX_ML = 'application/vnd.sdmx.structure+xml; version=2.1; charset=utf-8';
 const ownXml = (file: string) => text(fixture('oecd', file), SDMX_ML);
@@ -23,21 +23,34 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
   it('OECD: the best dataflow by name, its structure, and the codes with data for the country make the key', async () => {
     stats.on('oecd', '/dataflow/all/all/latest', ownXml('hand-made-dataflows-three.xml'));
     stats.on('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0', ownXml('hand-made-structure-kei.xml'));
-    // The real availability answer for the United Kingdom (its request asked quarterly codes only).
-    stats.on('oecd', '/v2/availability/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0/GBR.*.*.*.*.*.*', recorded('oecd', 'availability-v2-kei-gbr-q.json'));
+    // The real availability answer to this very request: the United Kingdom's codes with data, every frequency.
+    stats.on('oecd', '/v2/availability/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0/GBR.*.*.*.*.*.*', recorded('oecd', 'availability-v2-kei-gbr.json'));
     const result = await stats.charged('find_series', { query: 'long-term interest rates United Kingdom', sources: ['oecd'], limit: 2 });
     // The two other dataflows' structures are not served: they are left out, the search still answers.
     expectCharged(result);
-    expect(ids(result)).to.deep.equal(['oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=Q&MEASURE=IRLT', 'oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=Q&MEASURE=IR3TIB']);
+    // Annual, monthly and quarterly codes have data: monthly is preferred.
+    expect(ids(result)).to.deep.equal(['oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=M&MEASURE=IRLT', 'oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=M&MEASURE=IR3TIB']);
     expect(result.answer.body.records[0].data).to.deep.equal({
-      series_id: 'oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=Q&MEASURE=IRLT',
-      frequency: 'quarterly',
+      series_id: 'oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=M&MEASURE=IRLT',
+      frequency: 'monthly',
       geography: 'United Kingdom',
       country_code: 'GBR',
       dataset: 'Key short-term economic indicators',
     });
     const structure = stats.hits('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0')[0]!;
     expect([structure.query.get('references'), structure.headers.accept]).to.deep.equal(['all', 'application/vnd.sdmx.structure+xml; version=2.1']);
+    // get_series reads the id found, on the real data answer for its key.
+    stats.on(
+      'oecd',
+      '/data/OECD.SDD.STES,DSD_KEI@DF_KEI,4.0/GBR.M.IRLT....',
+      text(recording('oecd', 'data-v1-kei-gbr-irlt-2023.csv'), 'application/vnd.sdmx.data+csv; charset=utf-8'),
+    );
+    const series = await stats.charged('get_series', { series_id: ids(result)[0], start: '2023-01', end: '2024-01' });
+    expectCharged(series);
+    expect([series.answer.body.records[0].data.series_id, series.answer.body.records[0].data.observation_count]).to.deep.equal([
+      'oecd:DSD_KEI@DF_KEI?REF_AREA=GBR&FREQ=M&MEASURE=IRLT&UNIT_MEASURE=PA&ACTIVITY=_Z&ADJUSTMENT=_Z&TRANSFORMATION=_Z',
+      13,
+    ]);
   });
 
   it('Census: the best time-series datasets by title, then their numeric variables by label and concept', async () => {

@@ -150,6 +150,15 @@ describe('catalogue readers on real answers', () => {
     expect(keyCodes(structure, available, 'GBR', { dimension: 'MEASURE', code: 'IRLT' })).to.deep.equal({ REF_AREA: 'GBR', FREQ: 'Q', MEASURE: 'IRLT' });
   });
 
+  it('OECD: reads the recorded availability of the KEI for every area: Germany and Japan have data, consumer prices and long-term interest rates among the measures', () => {
+    const available = readAvailability(JSON.parse(recording('oecd', 'availability-v2-kei-all-areas.json')));
+    // 55 areas: countries and aggregates such as EA20, G20 and OECD.
+    expect(available.get('REF_AREA')!.length).to.equal(55);
+    expect(['DEU', 'JPN', 'EA20', 'XYZ'].map((area) => available.get('REF_AREA')!.includes(area))).to.deep.equal([true, true, true, false]);
+    expect(['CP', 'IRLT', 'IR3TIB'].map((measure) => available.get('MEASURE')!.includes(measure))).to.deep.equal([true, true, true]);
+    expect(available.get('FREQ')).to.deep.equal(['A', 'M', 'Q']);
+  });
+
   it('OECD: reads the recorded dataflow list (SDMX-ML), English names and descriptions without markup, and finds a dataflow by its name', async () => {
     const flows = readDataflows(recording('oecd', 'dataflow-list-oecd-cfe-eds-excerpt.xml'));
     expect(flows.map(({ agency, id, version, name }) => [agency, id, version, name])).to.deep.equal([

@@ -10,6 +10,10 @@ import { describeRecordings, fixture, recording } from './recordings.ts';
 
 const read = (source: string, file: string) => JSON.parse(recording(source, file));
 
+/** The recorded description as plain text (entities decoded), cut at 500 characters on a word boundary. */
+const DESCRIPTION =
+  'Bulgarian dairy production makes up a significant portion of the overall agricultural sector\'s production (12% in 2021). The study reveals its development and quantifies sectoral competitive performance. The period under review began after Bulgaria acceded to the EU in 2007. Canada\'s Task Force for Competitiveness in the Agri-Food Sector developed a theoretical framework, defined as "the sustained ability to profitably gain and maintain market share" (Martin et al. 1991), which forms the basis…';
+
 describeRecordings('zenodo', () => {
   it('reads the 2022 dataset search: DOI, creators, date, file sizes and formats, SPDX licence', () => {
     const datasets = zenodo.parseSearch(read('zenodo', 'legacy-2022-records-search-type-dataset.json'));
@@ -52,6 +56,30 @@ describeRecordings('zenodo', () => {
     expect(reasonFromBody('text/html', recording('zenodo', 'legacy-2022-308-redirect-records-without-trailing-slash.txt'))).to.equal(
       'an HTML page titled "Redirecting..."',
     );
+  });
+
+  it('reads the InvenioRDM search of 2026: string id, pids DOI, person_or_org creators, subjects, rights, file entries', () => {
+    expect(zenodo.parseSearch(read('zenodo', 'inveniordm-2026-records-search-doi-ap.e134190.json'))).to.deep.equal([
+      {
+        nativeId: '15308258',
+        title: 'Representing competitiveness of Bulgarian dairy production',
+        url: 'https://zenodo.org/records/15308258',
+        data: {
+          doi: '10.3897/ap.e134190',
+          creators: ['Stoychev, Vassil'],
+          year: 2025,
+          publication_date: '2025-04-28',
+          repository: 'Zenodo',
+          description: DESCRIPTION,
+          keywords: ['milk', 'dairy products', 'competitiveness index'],
+          size_bytes: 588297,
+          file_count: 2,
+          formats: ['pdf', 'xml'],
+          dataset_license: 'CC-BY-4.0',
+          version: undefined,
+        },
+      },
+    ]);
   });
 });
 

@@ -224,6 +224,7 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'awards-keyword-qualitative-2019-offset26-first3.json': TESTED,
   },
   zenodo: {
+    'inveniordm-2026-records-search-doi-ap.e134190.json': TESTED,
     'legacy-2022-308-redirect-records-without-trailing-slash.txt': TESTED,
     'legacy-2022-record-404-pid-does-not-exist.json': TESTED,
     'legacy-2022-record-7078768.json': TESTED,

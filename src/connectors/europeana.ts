@@ -1,8 +1,10 @@
 /**
  * Europeana Search API: GET <base>/search.json?wskey=<key>&query=…&qf=TYPE:<TYPE>&qf=YEAR:[a TO b]
- * &rows=<n ≤ 100>&profile=standard. Almost every item field is an array. `success: false` marks an
- * error even on a 200. Each item's `link` (and the echoed `apikey`) carry the key: they are never
- * read, logged or returned; the item link given out is the portal page built from the item id.
+ * &rows=<n ≤ 100>&profile=standard. Almost every item field is an array; the label fields
+ * (`edmPlaceLabel`, `edmTimespanLabel`) are arrays of one-entry language maps (`[{"def": "1919"}]`).
+ * `success: false` marks an error even on a 200. Each item's `link` and `guid` (and the echoed
+ * `apikey`) carry the key: they are never read, logged or returned; the item link given out is the
+ * portal page built from the item id.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
@@ -35,6 +37,12 @@ export async function searchRecords(upstream: UpstreamClient, query: ArchiveQuer
 
 export const itemUrl = (id: string) => `https://www.europeana.eu/item${id}`;
 
+/** The first label of a label field: a list of one-entry language maps (`[{"def": "Paris"}]`), or plain strings. */
+export function firstLabel(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return first(value);
+  return value.map((entry) => (entry !== null && typeof entry === 'object' ? Object.values(entry).map(first).find(Boolean) : text(entry))).find(Boolean);
+}
+
 export function parseSearch(body: unknown, requested: ArchiveQuery['type']): { total?: number; items: ArchiveItem[] } {
   const root = body as { success?: unknown; error?: unknown; items?: unknown; totalResults?: unknown };
   if (root?.success === false) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered with an error: ${text(root.error) ?? 'no reason given'}`);
@@ -55,7 +63,7 @@ export function parseSearch(body: unknown, requested: ArchiveQuery['type']): { t
         title: first(item.title),
         date: year,
         year: year && /^\d{4}$/.test(year) ? Number(year) : undefined,
-        place: first(item.edmPlaceLabel) ?? first(item.country),
+        place: firstLabel(item.edmPlaceLabel) ?? first(item.country),
         creators: strings(item.dcCreator),
         description: clip(first(item.dcDescription)),
         rights: first(item.rights),

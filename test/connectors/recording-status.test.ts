@@ -216,6 +216,9 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
   cod: {
     'result-text-aspirin-first5.json': TESTED,
   },
+  europeana: {
+    'search-mona-lisa-2015-api-v2.json': TESTED,
+  },
   nih: {
     'v1-projects-search-advanced-text-qualitative-data-offset2500-first3.json': TESTED,
   },

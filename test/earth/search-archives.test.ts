@@ -3,7 +3,7 @@ import { loadConfig } from '../../src/config.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
 import type { Clock } from '../../src/clock.ts';
 import { HostGroupLimiter } from '../../src/upstream/limits.ts';
-import { fixture } from '../connectors/recordings.ts';
+import { recording } from '../connectors/recordings.ts';
 import { describeOnEachEngine } from '../support/databases.ts';
 import { json, startFakeUpstream } from '../support/fake-upstream.ts';
 import { call, newCaller, startServer } from '../support/server.ts';
@@ -12,8 +12,10 @@ import { down, expectCharged, expectNotCharged, sourcesHarness, own } from '../l
 const CHARGED_PARTIAL = ['summary', 'records', 'partial', 'failedSources', 'credits_used', 'call_id'];
 const KEY = 'europeana-test-key-7Hq2ZpW9';
 const NEWSPAPERS = '/collections/chronicling-america/';
-/** The hand-made Europeana answer, echoing the configured key where the real one does (apikey, guid, link). */
-const europeanaAnswer = () => json(fixture('europeana', 'hand-made-search.json').replaceAll('HAND-MADE-KEY', KEY));
+/** The key a real Europeana answer of 2015 was recorded with (test/recordings/europeana/README.md). */
+const RECORDED_KEY = 'yF4xXWLcP';
+/** That real answer, with the configured key where Europeana echoes the caller's (apikey, guid, link). */
+const europeanaAnswer = () => json(recording('europeana', 'search-mona-lisa-2015-api-v2.json').replaceAll(RECORDED_KEY, KEY));
 
 describeOnEachEngine('search_archives over HTTP', (engine) => {
   const archives = sourcesHarness(engine, ['loc', 'europeana'] as const, { SOURCE_EUROPEANA_KEY: KEY });
@@ -26,7 +28,7 @@ describeOnEachEngine('search_archives over HTTP', (engine) => {
     const body = result.answer.body;
     expect(body.records.map((record: { id: string }) => record.id)).to.deep.equal([
       'loc:resource/sn83045462/1913-03-03/ed-1?sp=1',
-      'europeana:9200000/test_1913_0001',
+      'europeana:03919/FCD38BDE7A03579F24BEDA5D157943B75BB36F11',
       'loc:item/2014690000',
     ]);
     expect({ ...body.records[0], retrievedAt: undefined }).to.deep.equal({
@@ -56,19 +58,15 @@ describeOnEachEngine('search_archives over HTTP', (engine) => {
     });
     expect(body.records[1].data).to.deep.equal({
       item_type: 'image',
-      date: '1913',
-      year: 1913,
-      place: 'United Kingdom',
-      creators: ['Hand-made Photographer'],
-      description: 'Hand-made test text in the documented shape: suffragettes marching in London, 1913.',
-      rights: 'http://creativecommons.org/publicdomain/mark/1.0/',
-      thumbnail_url: 'https://api.europeana.eu/thumbnail/v2/url.json?uri=https%3A%2F%2Fexample-library.test%2F1913-0001.jpg&type=IMAGE',
-      item_url: 'https://www.europeana.eu/item/9200000/test_1913_0001',
-      provider: 'Hand-made Test Library',
-      collection: '9200000_Ag_Test_Photographs',
-      language: ['en'],
+      rights: 'http://www.europeana.eu/rights/rr-f/',
+      thumbnail_url:
+        'http://europeanastatic.eu/api/image?uri=http%3A%2F%2Fwww.culture.gouv.fr%2FWave%2Fimage%2Fjoconde%2F0372%2Fm503604_00-010164_v.jpg&size=LARGE&type=IMAGE',
+      item_url: 'https://www.europeana.eu/item/03919/FCD38BDE7A03579F24BEDA5D157943B75BB36F11',
+      provider: 'Ministère de la culture et de la communication, Musées de France',
+      collection: '03919_Ag_FR_MCC_JOCONDE_IMAGE',
+      language: ['fr'],
     });
-    expect(body.summary).to.equal('3 newspaper items for "suffrage parade" from 1913 to 1913 (matches: loc 5137, europeana 1967).');
+    expect(body.summary).to.equal('3 newspaper items for "suffrage parade" from 1913 to 1913 (matches: loc 5137, europeana 354).');
     const locQuery = archives.hits('loc', NEWSPAPERS)[0]!.query;
     expect([locQuery.get('q'), locQuery.get('fo'), locQuery.get('at'), locQuery.get('dates'), locQuery.get('c')]).to.deep.equal([
       'suffrage parade',
@@ -88,7 +86,7 @@ describeOnEachEngine('search_archives over HTTP', (engine) => {
     const result = await archives.charged('search_archives', { query: 'suffrage', type: 'image' });
     expectCharged(result, CHARGED_PARTIAL);
     expect(result.answer.body.failedSources).to.deep.equal([{ source: 'loc', error: 'loc answered HTTP 503: service unavailable' }]);
-    expect(result.answer.body.records).to.have.length(2);
+    expect(result.answer.body.records).to.have.length(10);
   });
 
   it('is a 502, not charged, when both archives fail; sources limits the archives asked', async () => {

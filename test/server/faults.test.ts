@@ -305,7 +305,7 @@ describeOnEachEngine(
         // A lost connection is a 503 (retry later), never a 500; the failing tool's own 502 stays.
         expect(
           [...new Set(answers.map((answer) => answer.status))].filter((status) => ![200, 502, 503].includes(status)),
-          'other statuses',
+          `other statuses (the server's last error lines: ${server.errorLines().join('\n') || 'none'})`,
         ).to.deep.equal([]);
 
         const holds = await untilAllSettled(engine.db, caller.accountId);

@@ -45,7 +45,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
   /** Sends `signal` (by default SIGKILL: a crash) and waits for the exit. */
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** The last ERROR_LINES_KEPT log lines at level error or fatal (a test names them when an answer is a 500). */
+  errorLines(): string[];
 }
+
+/** Error lines of a server's log kept for a test's messages. */
+const ERROR_LINES_KEPT = 20;
+/** pino's levels error (50) and fatal (60), as they appear in a JSON line. */
+const ERROR_LEVEL = /"level":[56]0/;
 
 /**
  * Starts `entry` with the environment an operator would give it; `nodeFlags` are the Node/V8 flags
@@ -62,6 +69,7 @@ export async function startServerProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  const errorLines: string[] = [];
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
   const port = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
@@ -69,9 +77,9 @@ export async function startServerProcess(
       try {
         const entryLine = JSON.parse(line) as { msg?: string; port?: number };
         if (entryLine.msg?.startsWith('listening')) {
-          // From here on the output is drained unread, so a busy server costs its reader nothing.
+          // From here on the output is drained, and only a chunk holding an error line is read: a busy server costs its reader little.
           lines.close();
-          child.stdout!.resume();
+          child.stdout!.on('data', keepErrorLines).resume();
           resolve(entryLine.port!);
         }
       } catch {
@@ -85,7 +93,15 @@ export async function startServerProcess(
     pid: child.pid!,
     stop: () => kill('SIGTERM'),
     kill,
+    errorLines: () => [...errorLines],
   };
+
+  /** Reads a chunk of the log only when it holds an error line (a line cut between chunks is kept in part). */
+  function keepErrorLines(chunk: Buffer): void {
+    if (!chunk.includes('"level":50') && !chunk.includes('"level":60')) return;
+    for (const line of String(chunk).split('\n')) if (ERROR_LEVEL.test(line)) errorLines.push(line);
+    errorLines.splice(0, errorLines.length - ERROR_LINES_KEPT);
+  }
 
   function kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     return new Promise((resolve) => {

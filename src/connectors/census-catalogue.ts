@@ -6,6 +6,13 @@
  * only they take. A search reads the variables of the few best-matching datasets (each list is
  * kept once read; a list that cannot be read is left out) and ranks their variables by label, concept
  * and the dataset's title.
+ *
+ * The Economic Indicators datasets (`timeseries/eits/…`) are different: every series of a survey is
+ * the one variable `cell_value`, in rows told apart by `category_code`, `data_type_code` and
+ * `seasonally_adj` (New Residential Construction: STARTS, TOTAL, yes). Their variable list names no
+ * series, and the API gives no list of the codes; the rows of the latest months do name them. So
+ * such a dataset's series are the code combinations of its rows since the start of last year, each
+ * a `cell_value` with those three codes as predicates.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
@@ -35,6 +42,22 @@ export interface CensusVariable {
   name: string;
   label: string;
   concept?: string;
+  /** Predicates that pick the variable's series out of the dataset's rows (Economic Indicators only). */
+  predicates?: IndicatorPredicates;
+}
+
+/** What names one series of an Economic Indicators dataset, in the order of its seriesId. */
+export const INDICATOR_PREDICATES = ['category_code', 'data_type_code', 'seasonally_adj'] as const;
+export type IndicatorPredicates = Record<(typeof INDICATOR_PREDICATES)[number], string>;
+
+/** `timeseries/eits/<survey>`: a dataset whose series are told apart by INDICATOR_PREDICATES. */
+export const isIndicatorDataset = (path: string) => path.startsWith('timeseries/eits/');
+
+/** An indicator series in words: `STARTS, TOTAL, seasonally adjusted`. */
+export function indicatorLabel(predicates: IndicatorPredicates): string {
+  const adjusted =
+    predicates.seasonally_adj === 'yes' ? 'seasonally adjusted' : predicates.seasonally_adj === 'no' ? 'not seasonally adjusted' : predicates.seasonally_adj;
+  return `${predicates.category_code}, ${predicates.data_type_code}, ${adjusted}`;
 }
 
 type Json = Record<string, unknown>;
@@ -99,7 +122,45 @@ export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<
   });
 }
 
-/** The variables of the best-matching datasets, ranked for the query: `<dataset path>/<VARIABLE>` ids. */
+/** Rows `[header, …values]` of an indicator dataset → its distinct code combinations, in the order first met. */
+export function readIndicatorSeries(body: unknown): CensusVariable[] {
+  if (body === null) return []; // 204: no rows in the period asked
+  if (!Array.isArray(body) || !Array.isArray(body[0])) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered something other than a table of rows`);
+  const [header, ...rows] = body as unknown[][];
+  const columns = INDICATOR_PREDICATES.map((name) => header!.indexOf(name));
+  if (columns.some((column) => column < 0))
+    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without the ${INDICATOR_PREDICATES.join(', ')} columns`);
+  const seen = new Map<string, CensusVariable>();
+  for (const row of rows) {
+    const codes = columns.map((column) => text(row[column]));
+    if (codes.some((code) => code === undefined)) continue;
+    const predicates = Object.fromEntries(INDICATOR_PREDICATES.map((name, index) => [name, codes[index]!])) as IndicatorPredicates;
+    const key = codes.join('/');
+    if (!seen.has(key)) seen.set(key, { name: 'cell_value', label: indicatorLabel(predicates), predicates });
+  }
+  return [...seen.values()];
+}
+
+/** An indicator dataset's series: the code combinations of its rows for the nation since the start of last year, read once and kept. */
+export function indicatorSeriesOf(upstream: UpstreamClient, dataset: string, now = new Date()): Promise<CensusVariable[]> {
+  return cataloguesOf(upstream).get(`${SOURCE}:indicators:${dataset}`, async () => {
+    const answer = await upstream.getJson(SOURCE, {
+      path: `/${dataset}`,
+      searchParams: { get: INDICATOR_PREDICATES.join(','), for: 'us:*', time: `from ${now.getUTCFullYear() - 1}` },
+      key: { query: 'key' },
+      maxBodyBytes: CATALOGUE_MAX_BYTES,
+    });
+    return readIndicatorSeries(answer.body);
+  });
+}
+
+/** The seriesId part of a variable: `<dataset path>/<VARIABLE>`, with an indicator's predicates. */
+export function variableId(dataset: string, variable: CensusVariable): string {
+  const predicates = variable.predicates ? `?${INDICATOR_PREDICATES.map((name) => `${name}=${variable.predicates![name]}`).join('&')}` : '';
+  return `${dataset}/${variable.name}${predicates}`;
+}
+
+/** The variables of the best-matching datasets, ranked for the query: ids as variableId writes them. */
 export async function searchVariables(
   upstream: UpstreamClient,
   topic: string,
@@ -110,12 +171,17 @@ export async function searchVariables(
   const datasets = catalogue.index.find(topic, DATASETS_PER_SEARCH).map((match) => catalogue.datasets.get(match.id)!);
   // A dataset whose variable list cannot be read is left out; only when all fail is Census a failed source.
   const settled = await Promise.allSettled(
-    datasets.map(async (dataset) => (await variablesOf(upstream, dataset.path)).map((variable) => ({ dataset, variable }))),
+    datasets.map(async (dataset) =>
+      (await (isIndicatorDataset(dataset.path) ? indicatorSeriesOf(upstream, dataset.path) : variablesOf(upstream, dataset.path))).map((variable) => ({
+        dataset,
+        variable,
+      })),
+    ),
   );
   const failure = settled.find((outcome) => outcome.status === 'rejected');
   if (failure && settled.every((outcome) => outcome.status === 'rejected')) throw failure.reason;
   const variables = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
-  const byId = new Map(variables.map((entry) => [`${entry.dataset.path}/${entry.variable.name}`, entry]));
+  const byId = new Map(variables.map((entry) => [variableId(entry.dataset.path, entry.variable), entry]));
   const index = indexOf(
     [...byId].map(([id, { dataset, variable }]) => ({ id, title: variable.label, text: `${variable.concept ?? ''} ${dataset.title}` })),
     boosts,

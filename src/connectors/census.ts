@@ -4,13 +4,22 @@
  * The key is required since 2026-05-12; a missing or bad key answers an HTML page with status 200.
  * Answers are arrays of string arrays (header row first); ACS-style fill values such as -666666666
  * mean "no estimate". Ids are `census:<dataset path>/<variable>` with optional `?state=<FIPS>` and
- * `&county=<FIPS>`. The API has no search: find_series searches the dataset catalogue and the
- * matching datasets' variables (./census-catalogue.ts), the series listed here weighing more; when
- * the catalogue cannot be read, Census is a failed source.
+ * `&county=<FIPS>`; an Economic Indicators series names its codes instead, sent as predicates:
+ * `census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes`
+ * (`get=cell_value&category_code=STARTS&…&for=us:*`). The API has no search: find_series searches
+ * the dataset catalogue and the matching datasets' variables (./census-catalogue.ts), the series
+ * listed here weighing more; when the catalogue cannot be read, Census is a failed source.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
-import { searchVariables as searchCatalogue } from './census-catalogue.ts';
+import {
+  INDICATOR_PREDICATES,
+  indicatorLabel,
+  isIndicatorDataset,
+  searchVariables as searchCatalogue,
+  variableId,
+  type IndicatorPredicates,
+} from './census-catalogue.ts';
 import { observationsFrom, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import {
@@ -110,8 +119,8 @@ export async function searchVariables(upstream: UpstreamClient, search: SeriesSe
       const known = KNOWN_SERIES.find((series) => series.dataset === dataset.path && series.variable === variable.name);
       if (known) return factsOf(known);
       return {
-        seriesId: formatSeriesId(SOURCE, `${dataset.path}/${variable.name}`),
-        title: `${variable.label}, United States`,
+        seriesId: `${SOURCE}:${variableId(dataset.path, variable)}`,
+        title: `${variable.predicates ? `${dataset.title.replace(/^.*:\s*/, '')}: ` : ''}${variable.label}, United States`,
         description: variable.concept,
         geography: 'United States',
         countryCode: 'USA',
@@ -130,6 +139,20 @@ export function geographyOf(dimensions: Record<string, string>): { for: string; 
   return { for: 'us:*' };
 }
 
+/** An Economic Indicators id's codes: all three are needed, or the rows of every series would come mixed. */
+function indicatorPredicatesOf(request: SeriesRequest): IndicatorPredicates {
+  const missing = INDICATOR_PREDICATES.filter((name) => request.dimensions[name] === undefined);
+  if (missing.length > 0 || request.dimensions.state !== undefined)
+    throw new UpstreamError(
+      SOURCE,
+      'http_error',
+      `${SOURCE}: an Economic Indicators series is read for the United States and named by ${INDICATOR_PREDICATES.join(', ')}, e.g. ` +
+        `timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes; ` +
+        (missing.length > 0 ? `${request.id} has no ${missing.join(', ')}` : `${request.id} names a state`),
+    );
+  return Object.fromEntries(INDICATOR_PREDICATES.map((name) => [name, request.dimensions[name]!])) as IndicatorPredicates;
+}
+
 export async function getTimeseries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const parts = splitId(request.id);
   if (!parts)
@@ -138,6 +161,7 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
       'http_error',
       `${SOURCE}: a series id is <dataset path>/<variable>, e.g. timeseries/poverty/saipe/SAEPOVRTALL_PT; got ${request.id}`,
     );
+  const indicator = isIndicatorDataset(parts.dataset) ? indicatorPredicatesOf(request) : undefined;
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
   const time = `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}`;
   const geography = geographyOf(request.dimensions);
@@ -145,7 +169,8 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
   try {
     answer = await upstream.getJson(SOURCE, {
       path: `/${parts.dataset}`,
-      searchParams: { get: `NAME,${parts.variable}`, for: geography.for, in: geography.in, time },
+      // The Economic Indicators datasets have no NAME variable: they are read for the nation.
+      searchParams: { get: indicator ? parts.variable : `NAME,${parts.variable}`, ...indicator, for: geography.for, in: geography.in, time },
       key: { query: 'key' },
     });
   } catch (error) {
@@ -160,12 +185,13 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
   }
   const table = parseTable(answer.body, parts.variable);
   const known = KNOWN_SERIES.find((series) => series.dataset === parts.dataset && series.variable === parts.variable);
-  const facts = known ? factsOf(known) : { seriesId: formatSeriesId(SOURCE, request.id), title: parts.variable, url: datasetUrl(parts.dataset) };
+  const title = indicator ? `${parts.dataset} ${indicatorLabel(indicator)}, United States` : parts.variable;
+  const facts = known ? factsOf(known) : { seriesId: formatSeriesId(SOURCE, request.id), title, url: datasetUrl(parts.dataset) };
   const national = !request.dimensions.state;
   return {
     series: {
       ...facts,
-      seriesId: formatSeriesId(SOURCE, request.id, { state: request.dimensions.state, county: request.dimensions.county }),
+      seriesId: formatSeriesId(SOURCE, request.id, indicator ?? { state: request.dimensions.state, county: request.dimensions.county }),
       title: national ? facts.title : `${facts.title.replace(/, United States$/, '')}, ${table.name ?? geography.for}`,
       geography: table.name ?? facts.geography,
       countryCode: 'USA',

@@ -8,7 +8,7 @@ import { getBalance, ledgerSum } from '../../src/ledger/index.ts';
 import { variableId } from '../../src/upstream/sources.ts';
 import { fixture, recording } from '../connectors/recordings.ts';
 import type { EngineUnderTest } from '../support/databases.ts';
-import { json, startFakeUpstream, type FakeUpstream, type Reply } from '../support/fake-upstream.ts';
+import { json, startFakeUpstream, type FakeUpstream, type Reply, type Responder } from '../support/fake-upstream.ts';
 import { call, newCaller, startServer, type TestServer } from '../support/server.ts';
 import { nullPaths } from '../tools/support.ts';
 
@@ -42,7 +42,7 @@ export interface SourcesHarness<Source extends string> {
   fake: FakeUpstream;
   server: () => TestServer;
   /** Serves `reply` at `path` of `source` (its prefix added). */
-  on(source: Source, path: string, ...replies: Reply[]): void;
+  on(source: Source, path: string, ...replies: Array<Reply | Responder>): void;
   hits(source: Source, path: string): ReturnType<FakeUpstream['hitsOn']>;
   charged(tool: string, body: unknown): Promise<{ answer: Awaited<ReturnType<typeof call>>; balance: number; ledger: number }>;
 }

@@ -2,14 +2,15 @@
  * find_series over the OECD and Census catalogues on hand-made catalogue answers (no real recording
  * of OECD's whole dataflow list or of the KEI structure, nor of a Census variables.json, has been
  * found: test/recordings/oecd/README.md, test/recordings/census/README.md; Census's dataset list is
- * a real excerpt of data.json). These
+ * a real excerpt of data.json; the rows of New Residential Construction are hand-made). These
  * test the machinery in the recorded formats — the dataflow and variable search, the key built from
  * a structure and the real recorded availability, the seriesId get_series reads — not the ranking
  * over the real catalogues.
  */
 import { expect } from 'chai';
 import { describeOnEachEngine } from '../support/databases.ts';
-import { expectCharged, own, recorded } from '../life/support.ts';
+import { expectCharged, expectNotCharged, own, recorded } from '../life/support.ts';
+import type { Hit } from '../support/fake-upstream.ts';
 import { statisticsHarness, text } from './support.ts';
 import { fixture, recording } from '../connectors/recordings.ts';
 
@@ -68,5 +69,62 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
       '/census/timeseries/poverty/saipe/variables.json',
     ]);
     expect(stats.fake.hitsOn('/census.json')[0]!.query.get('key')).to.equal('test-census-key');
+  });
+
+  it('Census: an Economic Indicators dataset offers the code combinations of its latest rows, and get_series asks for one of them', async () => {
+    // The real dataset list; New Residential Construction's rows are hand-made, shaped as Census's developer page documents them.
+    stats.fake.on('/census.json', recorded('census', 'data-json-catalogue-excerpt.json'));
+    const rowsAsked = (hit: Hit) =>
+      hit.query.get('get') === 'cell_value' ? own('census', 'hand-made-eits-resconst-starts-total.json') : own('census', 'hand-made-eits-resconst-codes.json');
+    stats.on('census', '/timeseries/eits/resconst', rowsAsked);
+    const result = await stats.charged('find_series', { query: 'housing starts', sources: ['census'], limit: 2 });
+    expectCharged(result);
+    // The codes are all the rows say of a series: "starts" matches STARTS, not ASTARTS (its annual rate).
+    expect(ids(result)).to.deep.equal([
+      'census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=no',
+      'census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=SINGLE&seasonally_adj=no',
+    ]);
+    expect(result.answer.body.records[0].title).to.equal('New Residential Construction: STARTS, TOTAL, not seasonally adjusted, United States');
+    // The codes came from the rows of the nation since the start of last year; the dataset's variable list was not read.
+    const codesAsked = stats.hits('census', '/timeseries/eits/resconst')[0]!.query;
+    expect([codesAsked.get('get'), codesAsked.get('for'), codesAsked.get('time')]).to.deep.equal([
+      'category_code,data_type_code,seasonally_adj',
+      'us:*',
+      `from ${new Date().getUTCFullYear() - 1}`,
+    ]);
+    expect(stats.fake.hits.filter((hit) => hit.path.endsWith('/variables.json')).map((hit) => hit.path)).to.not.include(
+      '/census/timeseries/eits/resconst/variables.json',
+    );
+
+    const series = await stats.charged('get_series', { series_id: ids(result)[0], start: '2025-01' });
+    expectCharged(series);
+    const data = series.answer.body.records[0].data;
+    expect([data.series_id, data.observations]).to.deep.equal([
+      'census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=no',
+      [
+        { period: '2025-01', date: '2025-01-01', value: 101.5 },
+        { period: '2025-02', date: '2025-02-01', value: 104.2 },
+        { period: '2025-03', date: '2025-03-01', value: 124.9 },
+      ],
+    ]);
+    const dataAsked = stats.hits('census', '/timeseries/eits/resconst').at(-1)!.query;
+    expect(['get', 'category_code', 'data_type_code', 'seasonally_adj', 'for', 'time'].map((name) => dataAsked.get(name))).to.deep.equal([
+      'cell_value',
+      'STARTS',
+      'TOTAL',
+      'no',
+      'us:*',
+      'from 2025',
+    ]);
+  });
+
+  it('Census: an Economic Indicators id without its three codes is refused unsent, at no cost: its rows would mix every series', async () => {
+    const result = await stats.charged('get_series', { series_id: 'census:timeseries/eits/resconst/cell_value?category_code=STARTS' });
+    expectNotCharged(result);
+    expect(result.answer.body.error.message).to.equal(
+      'no source answered: census: an Economic Indicators series is read for the United States and named by category_code, data_type_code, seasonally_adj, ' +
+        'e.g. timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes; timeseries/eits/resconst/cell_value has no data_type_code, seasonally_adj',
+    );
+    expect(stats.hits('census', '/timeseries/eits/resconst')).to.deep.equal([]);
   });
 });

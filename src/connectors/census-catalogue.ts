@@ -122,6 +122,8 @@ export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<
   });
 }
 
+const SERIES_ID_CODE = /^[^&=?\s]+$/;
+
 /** Rows `[header, …values]` of an indicator dataset → its distinct code combinations, in the order first met. */
 export function readIndicatorSeries(body: unknown): CensusVariable[] {
   if (body === null) return []; // 204: no rows in the period asked
@@ -133,7 +135,8 @@ export function readIndicatorSeries(body: unknown): CensusVariable[] {
   const seen = new Map<string, CensusVariable>();
   for (const row of rows) {
     const codes = columns.map((column) => text(row[column]));
-    if (codes.some((code) => code === undefined)) continue;
+    // A code goes into a seriesId as a dimension's value: one that could not be read back from it is left out.
+    if (codes.some((code) => code === undefined || !SERIES_ID_CODE.test(code))) continue;
     const predicates = Object.fromEntries(INDICATOR_PREDICATES.map((name, index) => [name, codes[index]!])) as IndicatorPredicates;
     const key = codes.join('/');
     if (!seen.has(key)) seen.set(key, { name: 'cell_value', label: indicatorLabel(predicates), predicates });
@@ -155,7 +158,7 @@ export function indicatorSeriesOf(upstream: UpstreamClient, dataset: string, now
 }
 
 /** The seriesId part of a variable: `<dataset path>/<VARIABLE>`, with an indicator's predicates. */
-export function variableId(dataset: string, variable: CensusVariable): string {
+function variableId(dataset: string, variable: CensusVariable): string {
   const predicates = variable.predicates ? `?${INDICATOR_PREDICATES.map((name) => `${name}=${variable.predicates![name]}`).join('&')}` : '';
   return `${dataset}/${variable.name}${predicates}`;
 }

@@ -12,14 +12,7 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
-import {
-  INDICATOR_PREDICATES,
-  indicatorLabel,
-  isIndicatorDataset,
-  searchVariables as searchCatalogue,
-  variableId,
-  type IndicatorPredicates,
-} from './census-catalogue.ts';
+import { INDICATOR_PREDICATES, indicatorLabel, isIndicatorDataset, searchVariables as searchCatalogue, type IndicatorPredicates } from './census-catalogue.ts';
 import { observationsFrom, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import {
@@ -119,7 +112,7 @@ export async function searchVariables(upstream: UpstreamClient, search: SeriesSe
       const known = KNOWN_SERIES.find((series) => series.dataset === dataset.path && series.variable === variable.name);
       if (known) return factsOf(known);
       return {
-        seriesId: `${SOURCE}:${variableId(dataset.path, variable)}`,
+        seriesId: formatSeriesId(SOURCE, `${dataset.path}/${variable.name}`, variable.predicates),
         title: `${variable.predicates ? `${dataset.title.replace(/^.*:\s*/, '')}: ` : ''}${variable.label}, United States`,
         description: variable.concept,
         geography: 'United States',

@@ -22,6 +22,8 @@ describeOnEachEngine('search_archives over HTTP', (engine) => {
 
   it('asks both archives with the type and years pushed down, and interleaves their items', async () => {
     archives.on('loc', NEWSPAPERS, own('loc', 'hand-made-newspaper-search.json'));
+    // The one real Europeana answer, served whatever is asked, is of a 2015 search for "Mona Lisa": its item is a painting's image.
+    // The test checks what is asked of each archive and how the answers are read and interleaved, not that Europeana filtered.
     archives.on('europeana', '/search.json', europeanaAnswer());
     const result = await archives.charged('search_archives', { query: 'suffrage parade', type: 'newspaper', date_from: 1913, date_to: 1913, limit: 3 });
     expectCharged(result);

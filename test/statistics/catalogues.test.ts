@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CATALOGUE_SURVEYS, pack, readSeriesList, unpack } from '../../src/connectors/bls-catalogue.ts';
-import { catalogueAddress, readDatasets, readVariables } from '../../src/connectors/census-catalogue.ts';
+import { catalogueAddress, readDatasets, readIndicatorSeries, readVariables } from '../../src/connectors/census-catalogue.ts';
 import { keyCodes, measureDimension, readAvailability, readDataflows, readStructure, refOf, type Structure } from '../../src/connectors/oecd-catalogue.ts';
 import { CatalogueIndex, expandQuery, STORED_FROM, type IndexedEntry } from '../../src/statistics/catalogue-index.ts';
 import { CatalogueStore } from '../../src/statistics/catalogues.ts';
@@ -258,6 +258,31 @@ describe('catalogue readers on real answers', () => {
     // "housing starts" is asked as "new residential construction" too (synonyms); the International Database's description names "Total population".
     expect(index.find('housing starts', 1).map((match) => match.id)).to.deep.equal(['timeseries/eits/resconst']);
     expect(index.find('total population United States', 1).map((match) => match.id)).to.deep.equal(['timeseries/idb/1year']);
+  });
+
+  it('Census: an Economic Indicators answer gives each code combination once; a code a seriesId could not carry is left out', () => {
+    const rows = [
+      ['category_code', 'data_type_code', 'seasonally_adj', 'time', 'us'],
+      ['STARTS', 'TOTAL', 'no', '2025-01', '1'],
+      ['STARTS', 'TOTAL', 'no', '2025-02', '1'],
+      ['ASTARTS', 'TOTAL', 'yes', '2025-01', '1'],
+      ['STARTS', 'A&B', 'no', '2025-01', '1'],
+      ['STARTS', '', 'no', '2025-01', '1'],
+    ];
+    expect(readIndicatorSeries(rows)).to.deep.equal([
+      {
+        name: 'cell_value',
+        label: 'STARTS, TOTAL, not seasonally adjusted',
+        predicates: { category_code: 'STARTS', data_type_code: 'TOTAL', seasonally_adj: 'no' },
+      },
+      {
+        name: 'cell_value',
+        label: 'ASTARTS, TOTAL, seasonally adjusted',
+        predicates: { category_code: 'ASTARTS', data_type_code: 'TOTAL', seasonally_adj: 'yes' },
+      },
+    ]);
+    expect(readIndicatorSeries(null)).to.deep.equal([]);
+    expect(() => readIndicatorSeries([['cell_value', 'time']])).to.throw('census answered without the category_code, data_type_code, seasonally_adj columns');
   });
 
   it('Census: data.json sits beside the data folder; variables keep numbers only, labels without "!!"', () => {

@@ -18,6 +18,7 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { CatalogueIndex, indexOf, type Match } from '../statistics/catalogue-index.ts';
 import { cataloguesOf } from '../statistics/catalogues.ts';
+import { formatSeriesId } from '../statistics/series-id.ts';
 
 const SOURCE = 'census' as const;
 /** data.json lists every dataset of every vintage: larger than a data answer. */
@@ -157,13 +158,11 @@ export function indicatorSeriesOf(upstream: UpstreamClient, dataset: string, now
   });
 }
 
-/** The seriesId part of a variable: `<dataset path>/<VARIABLE>`, with an indicator's predicates. */
-function variableId(dataset: string, variable: CensusVariable): string {
-  const predicates = variable.predicates ? `?${INDICATOR_PREDICATES.map((name) => `${name}=${variable.predicates![name]}`).join('&')}` : '';
-  return `${dataset}/${variable.name}${predicates}`;
-}
+/** A variable's seriesId: `census:<dataset path>/<VARIABLE>`, with an indicator's predicates. */
+export const variableSeriesId = (dataset: string, variable: Pick<CensusVariable, 'name' | 'predicates'>): string =>
+  formatSeriesId(SOURCE, `${dataset}/${variable.name}`, variable.predicates);
 
-/** The variables of the best-matching datasets, ranked for the query: ids as variableId writes them. */
+/** The variables of the best-matching datasets, ranked for the query: their seriesIds are the ids of the index (and of `boosts`). */
 export async function searchVariables(
   upstream: UpstreamClient,
   topic: string,
@@ -173,18 +172,12 @@ export async function searchVariables(
   const catalogue = await datasetList(upstream);
   const datasets = catalogue.index.find(topic, DATASETS_PER_SEARCH).map((match) => catalogue.datasets.get(match.id)!);
   // A dataset whose variable list cannot be read is left out; only when all fail is Census a failed source.
-  const settled = await Promise.allSettled(
-    datasets.map(async (dataset) =>
-      (await (isIndicatorDataset(dataset.path) ? indicatorSeriesOf(upstream, dataset.path) : variablesOf(upstream, dataset.path))).map((variable) => ({
-        dataset,
-        variable,
-      })),
-    ),
-  );
+  const seriesOf = (path: string) => (isIndicatorDataset(path) ? indicatorSeriesOf(upstream, path) : variablesOf(upstream, path));
+  const settled = await Promise.allSettled(datasets.map(async (dataset) => (await seriesOf(dataset.path)).map((variable) => ({ dataset, variable }))));
   const failure = settled.find((outcome) => outcome.status === 'rejected');
   if (failure && settled.every((outcome) => outcome.status === 'rejected')) throw failure.reason;
   const variables = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
-  const byId = new Map(variables.map((entry) => [variableId(entry.dataset.path, entry.variable), entry]));
+  const byId = new Map(variables.map((entry) => [variableSeriesId(entry.dataset.path, entry.variable), entry]));
   const index = indexOf(
     [...byId].map(([id, { dataset, variable }]) => ({ id, title: variable.label, text: `${variable.concept ?? ''} ${dataset.title}` })),
     boosts,

@@ -12,7 +12,14 @@
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
-import { INDICATOR_PREDICATES, indicatorLabel, isIndicatorDataset, searchVariables as searchCatalogue, type IndicatorPredicates } from './census-catalogue.ts';
+import {
+  INDICATOR_PREDICATES,
+  indicatorLabel,
+  isIndicatorDataset,
+  searchVariables as searchCatalogue,
+  variableSeriesId,
+  type IndicatorPredicates,
+} from './census-catalogue.ts';
 import { observationsFrom, valueOf, withinPeriod } from '../statistics/periods.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 import {
@@ -88,7 +95,7 @@ export function parseTable(body: unknown, variable: string) {
 
 function factsOf(known: KnownSeries): SeriesFacts {
   return {
-    seriesId: formatSeriesId(SOURCE, `${known.dataset}/${known.variable}`),
+    seriesId: variableSeriesId(known.dataset, { name: known.variable }),
     title: known.title,
     units: known.units,
     frequency: known.frequency,
@@ -101,18 +108,20 @@ function factsOf(known: KnownSeries): SeriesFacts {
 
 /** Much-used series weigh this much more than others of the same match. */
 export const KNOWN_SERIES_BOOST = 2;
-const boosts: ReadonlyMap<string, number> = new Map(KNOWN_SERIES.map((known) => [`${known.dataset}/${known.variable}`, KNOWN_SERIES_BOOST]));
+const boosts: ReadonlyMap<string, number> = new Map(
+  KNOWN_SERIES.map((known) => [variableSeriesId(known.dataset, { name: known.variable }), KNOWN_SERIES_BOOST]),
+);
 
 /** The Census Bureau covers the United States only: another named country gives no candidates (and reads no catalogue). */
 export async function searchVariables(upstream: UpstreamClient, search: SeriesSearch): Promise<Candidates> {
   if (search.country && search.country.iso2 !== 'US') return notApplicable();
   const { matches, retrievedAt } = await searchCatalogue(upstream, search.topic, search.limit, boosts);
   return {
-    candidates: matches.map(({ dataset, variable }) => {
+    candidates: matches.map(({ id, dataset, variable }) => {
       const known = KNOWN_SERIES.find((series) => series.dataset === dataset.path && series.variable === variable.name);
       if (known) return factsOf(known);
       return {
-        seriesId: formatSeriesId(SOURCE, `${dataset.path}/${variable.name}`, variable.predicates),
+        seriesId: id,
         title: `${variable.predicates ? `${dataset.title.replace(/^.*:\s*/, '')}: ` : ''}${variable.label}, United States`,
         description: variable.concept,
         geography: 'United States',

@@ -4,8 +4,13 @@
  * when REDIS_URL is set, so several server processes share it (Redis's own `maxmemory` with an LRU
  * policy bounds it there; every entry has a TTL), with each process keeping the answers it reads or
  * writes in its own memory too, for the time they have left in Redis, so that a repeated hit costs
- * no round trip. Either way an answer larger than `maxEntryBytes` is not cached. A cache that fails
+ * no round trip. Either way an answer larger than `maxEntryBytes` is not cached (a large answer: its body cap). A cache that fails
  * is treated as a miss: it never fails a call.
+ *
+ * A catalogue read whole (asked with a raised body cap: a BLS series list, Census's dataset list,
+ * OECD's dataflows) is a large answer: it is kept in Redis only, up to its body cap, and never in a
+ * process's memory, where the process keeps the index it made of it instead (../statistics/catalogues.ts);
+ * without Redis it is not cached.
  */
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
@@ -21,9 +26,14 @@ export interface CachedAnswer {
   retrievedAt: string;
 }
 
+/** How an answer is kept: `large` (a catalogue read whole) goes to the shared cache only, up to `maxBytes` of body. */
+export type Keeping = { large: false } | { large: true; maxBytes: number };
+
+export const ORDINARY: Keeping = { large: false };
+
 export interface ResponseCache {
-  get(key: string): Promise<CachedAnswer | undefined>;
-  set(key: string, value: CachedAnswer, ttlS: number): Promise<void>;
+  get(key: string, keeping?: Keeping): Promise<CachedAnswer | undefined>;
+  set(key: string, value: CachedAnswer, ttlS: number, keeping?: Keeping): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,12 +67,12 @@ export class MemoryCache implements ResponseCache {
     });
   }
 
-  async get(key: string): Promise<CachedAnswer | undefined> {
-    return this.entries.get(key);
+  async get(key: string, keeping: Keeping = ORDINARY): Promise<CachedAnswer | undefined> {
+    return keeping.large ? undefined : this.entries.get(key);
   }
 
-  async set(key: string, value: CachedAnswer, ttlS: number): Promise<void> {
-    if (ttlS <= 0) return;
+  async set(key: string, value: CachedAnswer, ttlS: number, keeping: Keeping = ORDINARY): Promise<void> {
+    if (ttlS <= 0 || keeping.large) return;
     this.entries.set(key, value, { ttl: ttlS * 1000 });
   }
 
@@ -97,6 +107,11 @@ export class RedisCache implements ResponseCache {
     return (await this.getWithTtl(key))?.value;
   }
 
+  /** Whether an answer may be kept here: within the entry bound, or a large answer within its own body cap. */
+  private fits(value: CachedAnswer, keeping: Keeping): boolean {
+    return keeping.large ? value.body.length <= keeping.maxBytes : answerBytes(value) <= this.maxEntryBytes;
+  }
+
   /** The answer and the seconds it has left (a miss when it expires between the two reads, sent together). */
   async getWithTtl(key: string): Promise<{ value: CachedAnswer; ttlS: number } | undefined> {
     try {
@@ -108,8 +123,8 @@ export class RedisCache implements ResponseCache {
     }
   }
 
-  async set(key: string, value: CachedAnswer, ttlS: number): Promise<void> {
-    if (ttlS <= 0 || answerBytes(value) > this.maxEntryBytes) return;
+  async set(key: string, value: CachedAnswer, ttlS: number, keeping: Keeping = ORDINARY): Promise<void> {
+    if (ttlS <= 0 || !this.fits(value, keeping)) return;
     try {
       await this.redis.set(this.prefix + key, JSON.stringify(value), 'EX', Math.ceil(ttlS));
     } catch (error) {
@@ -134,16 +149,16 @@ export class TieredCache implements ResponseCache {
     private readonly shared: RedisCache,
   ) {}
 
-  async get(key: string): Promise<CachedAnswer | undefined> {
-    const near = await this.memory.get(key);
+  async get(key: string, keeping: Keeping = ORDINARY): Promise<CachedAnswer | undefined> {
+    const near = await this.memory.get(key, keeping);
     if (near) return near;
     const far = await this.shared.getWithTtl(key);
-    if (far) await this.memory.set(key, far.value, far.ttlS);
+    if (far) await this.memory.set(key, far.value, far.ttlS, keeping);
     return far?.value;
   }
 
-  async set(key: string, value: CachedAnswer, ttlS: number): Promise<void> {
-    await Promise.all([this.memory.set(key, value, ttlS), this.shared.set(key, value, ttlS)]);
+  async set(key: string, value: CachedAnswer, ttlS: number, keeping: Keeping = ORDINARY): Promise<void> {
+    await Promise.all([this.memory.set(key, value, ttlS, keeping), this.shared.set(key, value, ttlS, keeping)]);
   }
 
   async close(): Promise<void> {

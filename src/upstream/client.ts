@@ -22,7 +22,7 @@ import type { Config } from '../config.ts';
 import { cancelledError, untilCancelled } from '../cancellation.ts';
 import { ApiError } from '../errors.ts';
 import { bodySnippet, isHtml, reasonFromBody } from './body.ts';
-import { createResponseCache, type CachedAnswer, type ResponseCache } from './cache.ts';
+import { createResponseCache, ORDINARY, type CachedAnswer, type Keeping, type ResponseCache } from './cache.ts';
 import { UpstreamError } from './errors.ts';
 import { parseJsonKeepingBigIntegers } from './json.ts';
 import { realClock, type Clock } from '../clock.ts';
@@ -71,7 +71,10 @@ export interface UpstreamRequest<S extends SourceId = SourceId> {
   baseUrl?: string;
   /** What the request costs against the source's budget: one of the kinds tools.yaml declares for it (`budget.kinds`); untagged, it counts as the dearest. */
   kind?: RequestKindOf<S>;
-  /** A larger body cap than the source's, for this request only (a catalogue read whole); never smaller. */
+  /**
+   * A larger body cap than the source's, for this request only (a catalogue read whole); never
+   * smaller. Such an answer is cached in the shared cache only, never in this process's memory (./cache.ts).
+   */
   maxBodyBytes?: number;
 }
 
@@ -124,6 +127,7 @@ interface PreparedCall {
   shownUrl: string;
   kind?: string;
   maxBodyBytes: number;
+  keeping: Keeping;
 }
 
 export class UpstreamClient {
@@ -223,7 +227,8 @@ export class UpstreamClient {
     let pending = this.inFlight.get(cacheKey);
     if (!pending) {
       const maxBodyBytes = Math.max(source.maxBodyBytes, request.maxBodyBytes ?? 0);
-      pending = this.answer(source, cacheKey, { url, method, form, json, headers, shownUrl, decode, kind: request.kind, maxBodyBytes });
+      const keeping: Keeping = maxBodyBytes > source.maxBodyBytes ? { large: true, maxBytes: maxBodyBytes } : ORDINARY;
+      pending = this.answer(source, cacheKey, { url, method, form, json, headers, shownUrl, decode, kind: request.kind, maxBodyBytes, keeping });
       this.inFlight.set(cacheKey, pending);
       void pending.then(
         () => this.inFlight.delete(cacheKey),
@@ -281,7 +286,7 @@ export class UpstreamClient {
     cacheKey: string,
     call: PreparedCall & { decode: Decoder<T> },
   ): Promise<CachedAnswer & { fromCache: boolean }> {
-    const cached = await this.cache.get(cacheKey);
+    const cached = await this.cache.get(cacheKey, call.keeping);
     metrics.cacheLookup(source.id, cached !== undefined);
     if (cached) return { ...cached, fromCache: true };
     const admission = this.admission;
@@ -289,7 +294,7 @@ export class UpstreamClient {
     // A probe of a source whose breaker was open is one attempt: it asks whether the source is back, nothing more.
     const fresh = await this.breakers.run(source.id, (probe) => this.withRetries(source, call, this.signal, probe ? 1 : undefined));
     call.decode(fresh, source); // a body that does not decode is an error, and is never cached
-    await this.cache.set(cacheKey, fresh, source.cacheTtlS);
+    await this.cache.set(cacheKey, fresh, source.cacheTtlS, call.keeping);
     return { ...fresh, fromCache: false };
   }
 

@@ -46,6 +46,11 @@ describe('the memory cache', () => {
     await cache.set('k', answer, 0);
     expect(cache.size).to.equal(0);
   });
+  it('never keeps a large answer (a catalogue read whole): the process keeps the index it makes of it instead', async () => {
+    const cache = new MemoryCache();
+    await cache.set('catalogue', answer, 60, { large: true, maxBytes: 1_000_000 });
+    expect([cache.size, await cache.get('catalogue', { large: true, maxBytes: 1_000_000 })]).to.deep.equal([0, undefined]);
+  });
 });
 
 describe('the Redis cache (shared by several processes)', function () {
@@ -111,6 +116,22 @@ describe('the Redis cache (shared by several processes)', function () {
       expect([fromRedis, await writer.get(key), await other.get(key)]).to.deep.equal([answer, answer, undefined]);
     } finally {
       await Promise.all([writer.close(), other.close(), redis.quit()]);
+    }
+  });
+  it("keeps a large answer (a catalogue read whole) in Redis up to its body cap, beyond the entry bound, and in no process's memory", async () => {
+    const prefix = `test:${Date.now()}:${Math.random()}:`;
+    const large = { large: true, maxBytes: 3000 } as const;
+    const memories = [new MemoryCache(), new MemoryCache()];
+    const [writer, reader] = memories.map((memory) => new TieredCache(memory, new RedisCache(REDIS_URL, undefined, prefix, 1000)));
+    const catalogue = { ...answer, body: 'x'.repeat(2000) };
+    try {
+      await writer!.set('list', catalogue, 60, large);
+      await writer!.set('too-large', { ...answer, body: 'x'.repeat(3600) }, 60, large);
+      const read = [await reader!.get('list', large), await reader!.get('too-large', large)];
+      expect(read).to.deep.equal([catalogue, undefined]);
+      expect(memories.map((memory) => memory.size)).to.deep.equal([0, 0]);
+    } finally {
+      await Promise.all([writer!.close(), reader!.close()]);
     }
   });
   it('an answer cached by one client is served to another without reaching the upstream', async () => {

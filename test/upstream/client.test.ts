@@ -237,6 +237,13 @@ describe('the upstream HTTP layer', () => {
       // Six answers of 3 MiB take 6 MiB each as strings: three fit in 20 MiB, the oldest went.
       expect([cache.size, cache.bytes <= 20 * 1024 ** 2]).to.deep.equal([3, true]);
     });
+    it("a catalogue read whole (asked with a raised body cap) is not kept in the process's memory: the process keeps its index instead", async () => {
+      const cache = new MemoryCache();
+      const client = new UpstreamClient({ sources: { USGS_EARTHQUAKES: { url: fake.url, timeoutMs: 5000 } }, cache });
+      fake.on('/catalogue', json({ entries: ['a', 'b'] }));
+      for (let round = 0; round < 2; round += 1) await client.getJson('usgs-earthquakes', { path: '/catalogue', maxBodyBytes: 64 * 1024 ** 2 });
+      expect([fake.hits.length, cache.size]).to.deep.equal([2, 0]);
+    });
     it('a failed or unreadable answer is not cached', async () => {
       fake.on('/query', { body: 'not json', contentType: 'application/json' }, json({ n: 4 }));
       const client = clientFor(fake);

@@ -1,8 +1,9 @@
 /**
- * find_series over the OECD and Census catalogues on hand-made catalogue answers (no real recording
- * of OECD's whole dataflow list or of the KEI structure, nor of a Census variables.json, has been
- * found: test/recordings/oecd/README.md, test/recordings/census/README.md; Census's dataset list is
- * a real excerpt of data.json; the rows of New Residential Construction are hand-made). These
+ * find_series over the OECD and Census catalogues, partly on hand-made catalogue answers (no real
+ * recording of OECD's whole dataflow list, nor of a Census time-series variables.json, has been
+ * found: test/recordings/oecd/README.md, test/recordings/census/README.md). OECD's KEI structure,
+ * its availability for the United Kingdom and the data are real answers, and Census's dataset list
+ * is a real excerpt of data.json; the rows of New Residential Construction are hand-made. These
  * test the machinery in the recorded formats — the dataflow and variable search, the key built from
  * a structure and the real recorded availability, the seriesId get_series reads — not the ranking
  * over the real catalogues.
@@ -23,7 +24,8 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
 
   it('OECD: the best dataflow by name, its structure, and the codes with data for the country make the key', async () => {
     stats.on('oecd', '/dataflow/all/all/latest', ownXml('hand-made-dataflows-three.xml'));
-    stats.on('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0', ownXml('hand-made-structure-kei.xml'));
+    // The real structure answer to this very request (references=all&detail=referencepartial).
+    stats.on('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0', text(recording('oecd', 'structure-v1-kei-referencepartial-excerpt.xml'), SDMX_ML));
     // The real availability answer to this very request: the United Kingdom's codes with data, every frequency.
     stats.on('oecd', '/v2/availability/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0/GBR.*.*.*.*.*.*', recorded('oecd', 'availability-v2-kei-gbr.json'));
     const result = await stats.charged('find_series', { query: 'long-term interest rates United Kingdom', sources: ['oecd'], limit: 2 });
@@ -39,7 +41,11 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
       dataset: 'Key short-term economic indicators',
     });
     const structure = stats.hits('oecd', '/dataflow/OECD.SDD.STES/DSD_KEI@DF_KEI/4.0')[0]!;
-    expect([structure.query.get('references'), structure.headers.accept]).to.deep.equal(['all', 'application/vnd.sdmx.structure+xml; version=2.1']);
+    expect([structure.query.get('references'), structure.query.get('detail'), structure.headers.accept]).to.deep.equal([
+      'all',
+      'referencepartial',
+      'application/vnd.sdmx.structure+xml; version=2.1',
+    ]);
     // get_series reads the id found, on the real data answer for its key.
     stats.on(
       'oecd',

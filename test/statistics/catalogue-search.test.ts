@@ -56,7 +56,7 @@ describeOnEachEngine('find_series over the sources’ own catalogues', (engine) 
   it("get_series fetches Germany's unemployment rate from an OECD dataflow it does not list, reading the key order and labels from the recorded structure answer", async () => {
     const flow = serveOecdRecordings(
       'OECD.SDD.TPS/DSD_LFS@DF_IALFS_INDIC/1.0',
-      'structure-v1-lfs-ialfs-indic-references-all-excerpt.xml',
+      'structure-v1-lfs-ialfs-indic-referencepartial-excerpt.xml',
       'DEU.UNE_LF.PT_LF_SUB._Z.Y._T.Y_GE15._Z.A',
       'data-v1-lfs-ialfs-indic-deu-unemployment-rate-excerpt.csv',
     );
@@ -93,13 +93,17 @@ describeOnEachEngine('find_series over the sources’ own catalogues', (engine) 
       ['2024', 3.384949, undefined],
     ]);
     const asked = stats.hits('oecd', flow.structure)[0]!;
-    expect([asked.query.get('references'), asked.headers.accept]).to.deep.equal(['all', 'application/vnd.sdmx.structure+xml; version=2.1']);
+    expect([asked.query.get('references'), asked.query.get('detail'), asked.headers.accept]).to.deep.equal([
+      'all',
+      'referencepartial',
+      'application/vnd.sdmx.structure+xml; version=2.1',
+    ]);
   });
 
   it("get_series fetches Germany's long-term interest rates from OECD's financial market dataflow, reading the key order and labels from the recorded structure answer", async () => {
     const flow = serveOecdRecordings(
       'OECD.SDD.STES/DSD_STES@DF_FINMARK/4.0',
-      'structure-v1-stes-finmark-references-all-excerpt.xml',
+      'structure-v1-stes-finmark-referencepartial-excerpt.xml',
       'DEU.A.IRLT.PA._Z._Z._Z._Z.N',
       'data-v1-stes-finmark-irlt-annual-deu-excerpt.csv',
     );
@@ -108,8 +112,16 @@ describeOnEachEngine('find_series over the sources’ own catalogues', (engine) 
     const record = await fetched(id);
     expect(record.title).to.equal('Long-term interest rates');
     const { observations, ...facts } = record.data;
-    // The unit codelist was left out of the recorded excerpt, so the unit is its code (PA: percent per annum).
-    expect(facts).to.deep.equal({ series_id: id, units: 'PA', frequency: 'annual', geography: 'Germany', country_code: 'DEU', observation_count: 5 });
+    // The partial codelists still label every code of the key: the unit (PA) and the adjustment (_Z) too.
+    expect(facts).to.deep.equal({
+      series_id: id,
+      units: 'Percent per annum',
+      frequency: 'annual',
+      seasonal_adjustment: 'Not applicable',
+      geography: 'Germany',
+      country_code: 'DEU',
+      observation_count: 5,
+    });
     expect(
       observations.map((observation: { period: string; value: number; status?: string }) => [observation.period, observation.value, observation.status]),
     ).to.deep.equal([

@@ -227,6 +227,46 @@ describe('catalogue readers on real answers', () => {
     expect(['UNIT_MEASURE', 'ACTIVITY', 'ADJUSTMENT', 'TRANSFORMATION'].map((id) => labels(id).size)).to.deep.equal([0, 0, 0, 0]);
   });
 
+  it('OECD: reads the recorded structure of the consumer price dataflow, asked as the connector asks (codelists cut to the codes the dataflow allows)', () => {
+    const structure = readStructure(recording('oecd', 'structure-v1-prices-all-referencepartial-excerpt.xml'));
+    expect(structure.name).to.equal('Consumer price indices (CPIs, HICPs), COICOP 1999');
+    // The order of the recorded request for the United Kingdom's CPI, GBR.A.N.CPI.*._T.*.GY.
+    expect(structure.dimensions.map((dimension) => dimension.id)).to.deep.equal([
+      'REF_AREA',
+      'FREQ',
+      'METHODOLOGY',
+      'MEASURE',
+      'UNIT_MEASURE',
+      'EXPENDITURE',
+      'ADJUSTMENT',
+      'TRANSFORMATION',
+    ]);
+    const labels = (id: string) => structure.dimensions.find((dimension) => dimension.id === id)!.codes;
+    expect([labels('REF_AREA').get('JPN'), labels('METHODOLOGY').get('N'), labels('EXPENDITURE').get('_T'), labels('TRANSFORMATION').get('GY')]).to.deep.equal([
+      'Japan',
+      'National',
+      'Total',
+      'Growth rate, over 1 year',
+    ]);
+    // The measure codelist of the answer is partial: the two codes this dataflow allows.
+    expect([...measureDimension(structure)!.codes]).to.deep.equal([
+      ['CPI', 'Consumer price index'],
+      ['IT_W', 'Item weights'],
+    ]);
+  });
+
+  it('OECD: consumer prices for Japan in the key indicators: the key from the recorded structure and the recorded availability over every area', () => {
+    const structure = readStructure(recording('oecd', 'structure-v1-kei-referencepartial-excerpt.xml'));
+    const available = readAvailability(JSON.parse(recording('oecd', 'availability-v2-kei-all-areas.json')));
+    expect([structure.name, measureDimension(structure)!.codes.get('CP'), structure.dimensions[0]!.codes.get('JPN')]).to.deep.equal([
+      'Key short-term economic indicators',
+      'Consumer prices',
+      'Japan',
+    ]);
+    // Monthly is preferred among A, M and Q; the unit, activity, adjustment and transformation have several codes with data: left open.
+    expect(keyCodes(structure, available, 'JPN', { dimension: 'MEASURE', code: 'CP' })).to.deep.equal({ REF_AREA: 'JPN', FREQ: 'M', MEASURE: 'CP' });
+  });
+
   it('Census: reads the recorded data.json excerpt, keeping only the time-series datasets, and finds housing starts and total population among them', async () => {
     const datasets = readDatasets(JSON.parse(recording('census', 'data-json-catalogue-excerpt.json')));
     // County Business Patterns 1986 and the 2012 population projections are not time series: left out.

@@ -4,8 +4,8 @@
  * when REDIS_URL is set, so several server processes share it (Redis's own `maxmemory` with an LRU
  * policy bounds it there; every entry has a TTL), with each process keeping the answers it reads or
  * writes in its own memory too, for the time they have left in Redis, so that a repeated hit costs
- * no round trip. Either way an answer larger than `maxEntryBytes` is not cached (a large answer: its body cap). A cache that fails
- * is treated as a miss: it never fails a call.
+ * no round trip. Either way an answer larger than `maxEntryBytes` is not cached (a large answer:
+ * its body cap). A cache that fails is treated as a miss: it never fails a call.
  *
  * A catalogue read whole (asked with a raised body cap: a BLS series list, Census's dataset list,
  * OECD's dataflows) is a large answer: it is kept in Redis only, up to its body cap, and never in a

@@ -282,7 +282,11 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
     'data-v2-lfs-usa-unemployment-labels.csv': TESTED,
     'data-v2-prices-gbr-cpi-annual-growth-labels.csv': TESTED,
     'dataflow-list-oecd-cfe-eds-excerpt.xml': TESTED,
+    'structure-v1-kei-referencepartial-excerpt.xml': TESTED,
+    'structure-v1-lfs-ialfs-indic-referencepartial-excerpt.xml': TESTED,
     'structure-v1-lfs-ialfs-indic-references-all-excerpt.xml': TESTED,
+    'structure-v1-prices-all-referencepartial-excerpt.xml': TESTED,
+    'structure-v1-stes-finmark-referencepartial-excerpt.xml': TESTED,
     'structure-v1-stes-finmark-references-all-excerpt.xml': TESTED,
   },
   eurostat: {

@@ -321,19 +321,35 @@ export class CatalogueIndex {
   /**
    * Adds entries as they are read, in chunks, letting other calls run between them (an entry whose
    * id is already there is skipped). A large catalogue is written in one transaction, ended here.
+   * Until the entries reach STORED_FROM they are only held, not indexed: a large catalogue never
+   * builds a heap index that it would drop once it moves to the database (the dropped index was
+   * most of what reading BLS's lists left in the heap's pages: docs/benchmarks.md, run 35).
    */
   async addAll(entries: Iterable<IndexedEntry> | AsyncIterable<IndexedEntry>): Promise<void> {
+    let held: IndexedEntry[] = [];
+    const take = (chunk: IndexedEntry[]) => {
+      if (this.stored) return this.stored.add(chunk);
+      held.push(...chunk);
+      if (this.heap!.entries.size + held.length >= (this.options.storedFrom ?? STORED_FROM)) {
+        this.moveToStore(held);
+        held = [];
+      }
+    };
     let chunk: IndexedEntry[] = [];
     try {
       for await (const entry of entries) {
         chunk.push(entry);
         if (chunk.length >= CHUNK) {
-          this.add(chunk);
+          take(chunk);
           chunk = [];
           await nextTurn();
         }
       }
-      this.add(chunk);
+      take(chunk);
+      for (let start = 0; start < held.length; start += CHUNK) {
+        if (start > 0) await nextTurn();
+        this.heap!.add(held.slice(start, start + CHUNK));
+      }
       await this.stored?.commit(nextTurn);
     } catch (error) {
       this.stored?.rollback();
@@ -353,15 +369,12 @@ export class CatalogueIndex {
     return found && { id: found.id, title: found.title, text: found.text, group: found.group, data: found.data };
   }
 
-  private add(entries: IndexedEntry[]): void {
-    if (this.heap && this.heap.entries.size + entries.length >= (this.options.storedFrom ?? STORED_FROM)) {
-      // Large enough to leave the heap: what was held so far moves to the database first.
-      this.stored = new StoredEntries(this.boosts);
-      this.stored.add(this.heap.entries.values());
-      this.heap = undefined;
-    }
-    if (this.stored) this.stored.add(entries);
-    else this.heap!.add(entries);
+  /** The index leaves the heap for a database: what the heap held, then `entries`. */
+  private moveToStore(entries: IndexedEntry[]): void {
+    this.stored = new StoredEntries(this.boosts);
+    this.stored.add(this.heap!.entries.values());
+    this.stored.add(entries);
+    this.heap = undefined;
   }
 
   /**

@@ -80,35 +80,65 @@ export function labstatBase(upstream: UpstreamClient): string {
  */
 const detached = (cell: string): string => (' ' + cell).slice(1);
 
-/** A `<survey>.series` file → its series, read line by line (header names the columns; cells are padded with spaces). */
-export function* readSeriesList(text: string, survey: string): Generator<CatalogueSeries> {
-  let start = 0;
-  let columns: Record<string, number> | undefined;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const cells = text.slice(start, end).replace(/\r$/, '').split('\t');
-    start = end + 1;
-    if (!columns) {
-      columns = Object.fromEntries(cells.map((cell, index) => [cell.trim(), index]));
-      if (columns.series_id === undefined || columns.series_title === undefined)
-        throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: ${survey}.series has no series_id and series_title columns`);
-      continue;
+/**
+ * A `<survey>.series` file read as it arrives, piece by piece: each piece's whole lines give their
+ * series (the header names the columns; cells are padded with spaces), and the unfinished last
+ * line waits for the next piece.
+ */
+export class SeriesListReader {
+  private rest = '';
+  private columns: Record<string, number> | undefined;
+
+  constructor(private readonly survey: string) {}
+
+  /** The series of the lines a piece completes. */
+  *read(piece: string): Generator<CatalogueSeries> {
+    const text = this.rest + piece;
+    const cut = text.lastIndexOf('\n') + 1;
+    this.rest = detached(text.slice(cut));
+    yield* this.lines(text, cut);
+  }
+
+  /** The series of the last line, once the file has ended. */
+  *end(): Generator<CatalogueSeries> {
+    const text = this.rest;
+    this.rest = '';
+    yield* this.lines(text, text.length);
+  }
+
+  private *lines(text: string, until: number): Generator<CatalogueSeries> {
+    for (let start = 0; start < until;) {
+      let end = text.indexOf('\n', start);
+      if (end < 0 || end > until) end = until;
+      const cells = text.slice(start, end).replace(/\r$/, '').split('\t');
+      start = end + 1;
+      if (!this.columns) {
+        if (cells.length === 1 && cells[0]!.trim() === '') continue;
+        this.columns = Object.fromEntries(cells.map((cell, index) => [cell.trim(), index]));
+        if (this.columns.series_id === undefined || this.columns.series_title === undefined)
+          throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: ${this.survey}.series has no series_id and series_title columns`);
+        continue;
+      }
+      const found = this.series(cells);
+      if (found) yield found;
     }
+  }
+
+  private series(cells: string[]): CatalogueSeries | undefined {
     const cell = (name: string) => {
-      const index = columns![name];
+      const index = this.columns![name];
       const value = index === undefined ? undefined : cells[index]?.trim();
       return value ? detached(value) : undefined;
     };
     const id = cell('series_id');
     const title = cell('series_title');
-    if (!id || !title) continue;
+    if (!id || !title) return undefined;
     const beginPeriod = cell('begin_period');
     const [beginYear, endYear, endPeriod] = [cell('begin_year'), cell('end_year'), cell('end_period')];
-    yield {
+    return {
       id,
       title,
-      survey,
+      survey: this.survey,
       seasonal: cell('seasonal'),
       frequency: beginPeriod ? FREQUENCY_OF_PERIOD[beginPeriod[0]!] : undefined,
       begin: beginYear && beginPeriod ? [beginYear, beginPeriod] : undefined,
@@ -117,39 +147,47 @@ export function* readSeriesList(text: string, survey: string): Generator<Catalog
   }
 }
 
+/** A whole `<survey>.series` file → its series. */
+export function* readSeriesList(text: string, survey: string): Generator<CatalogueSeries> {
+  const reader = new SeriesListReader(survey);
+  yield* reader.read(text);
+  yield* reader.end();
+}
+
+const entriesOf = function* (series: Iterable<CatalogueSeries>): Generator<IndexedEntry> {
+  for (const found of series) yield { id: found.id, title: found.title, group: found.survey, data: pack(found) };
+};
+
 /**
- * Reads every survey's series list into the index, one list after the other as each arrives (they
- * are asked for together): each line goes into the index as it is read, and each list's text is let
- * go once read. A large catalogue's index, titles and facts are kept out of the heap
- * (../statistics/catalogue-index.ts). Much-used series weigh `boost` times more.
+ * Reads every survey's series list into the index, one list after the other, each as it streams:
+ * its lines go into the index as they arrive, and no list's text is ever held whole (in the shared
+ * cache too it is kept and read back in pieces: ../upstream/cache.ts). A large catalogue's index,
+ * titles and facts are kept out of the heap (../statistics/catalogue-index.ts). Much-used series
+ * weigh `boost` times more.
  */
 export async function readCatalogue(upstream: UpstreamClient, boosts: ReadonlyMap<string, number>): Promise<BlsCatalogue> {
   const baseUrl = labstatBase(upstream);
-  const asked = new Map(
-    Object.keys(CATALOGUE_SURVEYS).map((survey) => {
-      const answer = upstream.getText(SOURCE, {
-        baseUrl,
-        path: `/${survey}/${survey}.series`,
-        kind: 'catalogue',
-        maxBodyBytes: CATALOGUE_MAX_BYTES,
-        headers: { accept: 'text/plain' },
-      });
-      answer.catch(() => undefined); // a failure is thrown when its turn comes
-      return [survey, answer] as const;
-    }),
-  );
-  const index = new CatalogueIndex(boosts);
+  // Series lists are large (tens of thousands of series): kept in a database file from the first entry, none held in the heap meanwhile.
+  const index = new CatalogueIndex(boosts, { storedFrom: 0 });
   index.nameGroups(CATALOGUE_SURVEYS);
+  const filling = index.fill();
   let retrievedAt: string | undefined;
-  async function* entries(): AsyncGenerator<IndexedEntry> {
-    for (const survey of [...asked.keys()]) {
-      const answer = await asked.get(survey)!;
-      asked.delete(survey);
-      retrievedAt ??= answer.retrievedAt;
-      for (const found of readSeriesList(answer.body, survey)) yield { id: found.id, title: found.title, group: survey, data: pack(found) };
+  try {
+    for (const survey of Object.keys(CATALOGUE_SURVEYS)) {
+      const reader = new SeriesListReader(survey);
+      const read = await upstream.readText(
+        SOURCE,
+        { baseUrl, path: `/${survey}/${survey}.series`, kind: 'catalogue', maxBodyBytes: CATALOGUE_MAX_BYTES, headers: { accept: 'text/plain' } },
+        (piece) => filling.add(entriesOf(reader.read(piece))),
+      );
+      await filling.add(entriesOf(reader.end()));
+      retrievedAt ??= read.retrievedAt;
     }
+    await filling.end();
+  } catch (error) {
+    filling.abandon();
+    throw error;
   }
-  await index.addAll(entries());
   if (index.size === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the series lists named no series`);
   const seriesOf = (id: string) => {
     const data = index.entry(id)?.data;

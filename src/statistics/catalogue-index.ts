@@ -321,40 +321,59 @@ export class CatalogueIndex {
   /**
    * Adds entries as they are read, in chunks, letting other calls run between them (an entry whose
    * id is already there is skipped). A large catalogue is written in one transaction, ended here.
-   * Until the entries reach STORED_FROM they are only held, not indexed: a large catalogue never
-   * builds a heap index that it would drop once it moves to the database (the dropped index was
-   * most of what reading BLS's lists left in the heap's pages: docs/benchmarks.md, run 35).
    */
   async addAll(entries: Iterable<IndexedEntry> | AsyncIterable<IndexedEntry>): Promise<void> {
-    let held: IndexedEntry[] = [];
-    const take = (chunk: IndexedEntry[]) => {
-      if (this.stored) return this.stored.add(chunk);
-      held.push(...chunk);
-      if (this.heap!.entries.size + held.length >= (this.options.storedFrom ?? STORED_FROM)) {
-        this.moveToStore(held);
-        held = [];
-      }
-    };
-    let chunk: IndexedEntry[] = [];
+    const filling = this.fill();
     try {
-      for await (const entry of entries) {
-        chunk.push(entry);
-        if (chunk.length >= CHUNK) {
-          take(chunk);
-          chunk = [];
-          await nextTurn();
-        }
-      }
-      take(chunk);
-      for (let start = 0; start < held.length; start += CHUNK) {
-        if (start > 0) await nextTurn();
-        this.heap!.add(held.slice(start, start + CHUNK));
-      }
-      await this.stored?.commit(nextTurn);
+      for await (const entry of entries) await filling.add([entry]);
+      await filling.end();
     } catch (error) {
-      this.stored?.rollback();
+      filling.abandon();
       throw error;
     }
+  }
+
+  /**
+   * Fills the index as entries arrive (addAll, for entries pushed rather than pulled): `add` any
+   * number at a time, then `end` once all are in, or `abandon` on failure. Until the entries reach
+   * STORED_FROM they are only held, not indexed: a large catalogue never builds a heap index that
+   * it would drop once it moves to the database (the dropped index was most of what reading BLS's
+   * lists left in the heap's pages: docs/benchmarks.md, run 35).
+   */
+  fill(): { add(entries: Iterable<IndexedEntry>): Promise<void>; end(): Promise<void>; abandon(): void } {
+    let chunk: IndexedEntry[] = [];
+    let held: IndexedEntry[] = [];
+    const take = () => {
+      if (this.stored) this.stored.add(chunk);
+      else {
+        held.push(...chunk);
+        if (this.heap!.entries.size + held.length >= (this.options.storedFrom ?? STORED_FROM)) {
+          this.moveToStore(held);
+          held = [];
+        }
+      }
+      chunk = [];
+    };
+    return {
+      add: async (entries) => {
+        for (const entry of entries) {
+          chunk.push(entry);
+          if (chunk.length < CHUNK) continue;
+          take();
+          await nextTurn();
+        }
+      },
+      end: async () => {
+        take();
+        for (let start = 0; start < held.length; start += CHUNK) {
+          if (start > 0) await nextTurn();
+          this.heap!.add(held.slice(start, start + CHUNK));
+        }
+        held = [];
+        await this.stored?.commit(nextTurn);
+      },
+      abandon: () => this.stored?.rollback(),
+    };
   }
 
   /** Adds a short list at once (the candidates of one call): kept in the heap. */

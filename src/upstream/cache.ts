@@ -12,6 +12,8 @@
  * process's memory, where the process keeps the index it made of it instead (../statistics/catalogues.ts);
  * without Redis it is not cached.
  */
+import { randomUUID } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
@@ -26,6 +28,26 @@ export interface CachedAnswer {
   retrievedAt: string;
 }
 
+/** What is kept of an answer beside its body. */
+export type AnswerFacts = Omit<CachedAnswer, 'body'>;
+
+/**
+ * Large answers read as they stream (UpstreamClient.readText), kept in pieces: written as they
+ * arrive, read back piece by piece, never held whole. Only a shared cache has them.
+ */
+export interface PieceStore {
+  /** The answer's facts once its body was handed to `take` piece by piece; undefined (nothing handed over) when it is not held whole. */
+  read(key: string, take: (piece: string) => Promise<void>): Promise<AnswerFacts | undefined>;
+  /** Where an answer goes as it arrives: `append` its bytes, then `commit` its facts once it ended well, else `abort`. */
+  writer(key: string, ttlS: number): PieceWriter;
+}
+
+export interface PieceWriter {
+  append(chunk: Buffer): void;
+  commit(facts: AnswerFacts): Promise<void>;
+  abort(): Promise<void>;
+}
+
 /** How an answer is kept: `large` (a catalogue read whole) goes to the shared cache only, up to `maxBytes` of body. */
 export type Keeping = { large: false } | { large: true; maxBytes: number };
 
@@ -34,6 +56,8 @@ export const ORDINARY: Keeping = { large: false };
 export interface ResponseCache {
   get(key: string, keeping?: Keeping): Promise<CachedAnswer | undefined>;
   set(key: string, value: CachedAnswer, ttlS: number, keeping?: Keeping): Promise<void>;
+  /** Where large answers read as they stream are kept: Redis only. */
+  readonly pieces?: PieceStore;
   close(): Promise<void>;
 }
 
@@ -101,7 +125,10 @@ export class RedisCache implements ResponseCache {
   ) {
     this.redis = new Redis(url, { lazyConnect: true, enableAutoPipelining: true, maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000 });
     this.redis.on('error', (error: Error) => this.logger?.warn({ err: error.message }, 'upstream cache: Redis error'));
+    this.pieces = new RedisPieces(this.redis, prefix, logger);
   }
+
+  readonly pieces: PieceStore;
 
   async get(key: string): Promise<CachedAnswer | undefined> {
     return (await this.getWithTtl(key))?.value;
@@ -149,6 +176,10 @@ export class TieredCache implements ResponseCache {
     private readonly shared: RedisCache,
   ) {}
 
+  get pieces(): PieceStore {
+    return this.shared.pieces;
+  }
+
   async get(key: string, keeping: Keeping = ORDINARY): Promise<CachedAnswer | undefined> {
     const near = await this.memory.get(key, keeping);
     if (near) return near;
@@ -163,6 +194,87 @@ export class TieredCache implements ResponseCache {
 
   async close(): Promise<void> {
     await Promise.all([this.memory.close(), this.shared.close()]);
+  }
+}
+
+/** Bytes of a large answer read back from Redis at a time. */
+const PIECE_BYTES = 256 * 1024;
+/** A large answer's body outlives its facts by this much, so that one read under way when the facts expire still finds it whole. */
+const BODY_GRACE_S = 600;
+
+/**
+ * Large answers in Redis: the body under a key of its own for each write (appended to as it
+ * arrives, so writers in several processes never mix), and the facts under the answer's key,
+ * naming that body and its length, set only once the body is whole. A reader that finds the body
+ * shorter than the facts say has a miss; one that loses Redis midway fails (it handed part over).
+ */
+export class RedisPieces implements PieceStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly logger?: Logger,
+    private readonly pieceBytes = PIECE_BYTES,
+  ) {}
+
+  private factsKey = (key: string) => `${this.prefix}${key}:pieces`;
+
+  async read(key: string, take: (piece: string) => Promise<void>): Promise<AnswerFacts | undefined> {
+    let held: AnswerFacts & { bodyKey: string; bytes: number };
+    try {
+      const text = await this.redis.get(this.factsKey(key));
+      if (text === null) return undefined;
+      held = JSON.parse(text) as typeof held;
+      if ((await this.redis.strlen(held.bodyKey)) !== held.bytes) return undefined;
+    } catch (error) {
+      this.logger?.warn({ err: (error as Error).message }, 'upstream cache: read failed, treated as a miss');
+      return undefined;
+    }
+    const decoder = new StringDecoder('utf8');
+    for (let start = 0; start < held.bytes; start += this.pieceBytes) {
+      const end = Math.min(start + this.pieceBytes, held.bytes);
+      const chunk = await this.redis.getrangeBuffer(held.bodyKey, start, end - 1);
+      if (chunk.length !== end - start) throw new Error('upstream cache: a large answer was cut short while it was read');
+      await take(decoder.write(chunk));
+    }
+    const last = decoder.end();
+    if (last) await take(last);
+    const { bodyKey, bytes, ...facts } = held;
+    return facts;
+  }
+
+  writer(key: string, ttlS: number): PieceWriter {
+    const bodyKey = `${this.prefix}${key}:body:${randomUUID()}`;
+    let bytes = 0;
+    let broken = false;
+    const fail = (error: Error) => {
+      if (!broken) this.logger?.warn({ err: error.message }, 'upstream cache: a large answer could not be written');
+      broken = true;
+    };
+    return {
+      append: (chunk) => {
+        if (broken) return;
+        // The body expires on its own even when its write never ends (the process died midway).
+        const sent =
+          bytes === 0
+            ? this.redis
+                .multi()
+                .append(bodyKey, chunk)
+                .expire(bodyKey, ttlS + BODY_GRACE_S)
+                .exec()
+            : this.redis.append(bodyKey, chunk);
+        bytes += chunk.length;
+        sent.catch(fail);
+      },
+      commit: async (facts) => {
+        if (broken) return;
+        // Sent after every append on the same connection: Redis runs them in order, so the facts never name a body still growing.
+        await this.redis.set(this.factsKey(key), JSON.stringify({ ...facts, bodyKey, bytes }), 'EX', ttlS).catch(fail);
+      },
+      abort: async () => {
+        broken = true;
+        await this.redis.del(bodyKey).catch(() => undefined);
+      },
+    };
   }
 }
 

@@ -22,7 +22,7 @@ import type { Config } from '../config.ts';
 import { cancelledError, untilCancelled } from '../cancellation.ts';
 import { ApiError } from '../errors.ts';
 import { bodySnippet, isHtml, reasonFromBody } from './body.ts';
-import { createResponseCache, ORDINARY, type CachedAnswer, type Keeping, type ResponseCache } from './cache.ts';
+import { createResponseCache, ORDINARY, type AnswerFacts, type CachedAnswer, type Keeping, type ResponseCache } from './cache.ts';
 import { UpstreamError } from './errors.ts';
 import { parseJsonKeepingBigIntegers } from './json.ts';
 import { realClock, type Clock } from '../clock.ts';
@@ -50,6 +50,22 @@ class CallCancelled extends Error {
   constructor(readonly signal: AbortSignal) {
     super('the call was cancelled');
   }
+}
+
+/** What the taker of a streamed read threw: passed on as it is, never taken for a failure of the source. */
+class TakerFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super('the taker of a streamed read failed');
+  }
+}
+
+/** A streamed read under way (UpstreamClient.readText): where its pieces go, and whether any went yet. */
+interface StreamedRead {
+  take: (piece: string) => Promise<void>;
+  /** The body's bytes as they arrive, for the shared cache. */
+  keep?: (chunk: Buffer) => void;
+  /** Set once a piece was handed over: from then on a failure is not retried (the taker holds part of the answer). */
+  started: boolean;
 }
 
 export interface UpstreamRequest<S extends SourceId = SourceId> {
@@ -128,6 +144,8 @@ interface PreparedCall {
   kind?: string;
   maxBodyBytes: number;
   keeping: Keeping;
+  /** Set for a streamed read: a success's body goes to it piece by piece instead of being kept. */
+  streamed?: StreamedRead;
 }
 
 export class UpstreamClient {
@@ -215,14 +233,73 @@ export class UpstreamClient {
     await Promise.all([this.cache.close(), this.shared.close()]);
   }
 
+  /**
+   * A large text answer (a catalogue list) handed to `take` piece by piece as it arrives, never
+   * held whole: kept in the shared cache as it passes and read back from there in pieces
+   * (./cache.ts; without Redis it is not cached). Asked through the same budgets, limits, breaker
+   * and retries as any request, but retried only until its first piece is handed over: a failure
+   * after that fails the read, as `take` holds part of the answer. An HTML page is refused before
+   * any piece. What `take` throws is thrown as it is.
+   */
+  async readText<S extends SourceId = SourceId>(
+    id: S,
+    request: UpstreamRequest<S> & { maxBodyBytes: number },
+    take: (piece: string) => void | Promise<void>,
+  ): Promise<Omit<Fetched<never>, 'body'>> {
+    if (this.signal?.aborted) throw cancelledError();
+    const source = this.source(id);
+    const { url, form, json, headers, shownUrl } = this.prepare(source, request);
+    const method = request.method ?? (form || json !== undefined ? 'POST' : 'GET');
+    const cacheKey = cacheKeyOf(source, method, url, form, json);
+    const taking = async (piece: string) => {
+      try {
+        await take(piece);
+      } catch (error) {
+        throw new TakerFailed(error);
+      }
+    };
+    const pieces = source.cacheTtlS > 0 ? this.cache.pieces : undefined;
+    try {
+      let cached: AnswerFacts | undefined;
+      try {
+        cached = await pieces?.read(cacheKey, taking);
+      } catch (error) {
+        if (error instanceof TakerFailed) throw error;
+        throw new UpstreamError(source.id, 'network', `${source.id}: the shared cache broke off while this answer was read from it`);
+      }
+      metrics.cacheLookup(source.id, cached !== undefined);
+      if (cached) return { retrievedAt: cached.retrievedAt, fromCache: true, url: shownUrl };
+      const admission = this.admission;
+      if (admission) await admission.catch((reason: unknown) => Promise.reject(new NotAdmitted(admission, reason)));
+      const writer = pieces?.writer(cacheKey, source.cacheTtlS);
+      const streamed: StreamedRead = { take: taking, keep: writer && ((chunk) => writer.append(chunk)), started: false };
+      const maxBodyBytes = Math.max(source.maxBodyBytes, request.maxBodyBytes);
+      const call: PreparedCall = { url, method, form, json, headers, shownUrl, kind: request.kind, maxBodyBytes, keeping: ORDINARY, streamed };
+      try {
+        const answer = await this.breakers.run(source.id, (probe) => this.withRetries(source, call, this.signal, probe ? 1 : undefined));
+        await writer?.commit({ status: answer.status, contentType: answer.contentType, retrievedAt: answer.retrievedAt });
+        return { retrievedAt: answer.retrievedAt, fromCache: false, url: shownUrl };
+      } catch (error) {
+        await writer?.abort();
+        throw error;
+      }
+    } catch (error) {
+      if (error instanceof TakerFailed) throw error.reason;
+      if (error instanceof CallCancelled) throw cancelledError();
+      if (error instanceof NotAdmitted) throw error.reason;
+      if (error instanceof UpstreamError && source.key && error.message.includes(source.key)) {
+        throw new UpstreamError(error.source, error.kind, withoutKey(source, error.message), error.status);
+      }
+      throw error;
+    }
+  }
+
   private async fetch<T, S extends SourceId>(id: S, request: UpstreamRequest<S>, decode: Decoder<T>): Promise<Fetched<T>> {
     if (this.signal?.aborted) throw cancelledError();
     const source = this.source(id);
     const { url, form, json, headers, shownUrl } = this.prepare(source, request);
     const method = request.method ?? (form || json !== undefined ? 'POST' : 'GET');
-    const cacheKey = createHash('sha256')
-      .update(JSON.stringify([source.id, method, url, form ?? null, json ?? null]))
-      .digest('hex');
+    const cacheKey = cacheKeyOf(source, method, url, form, json);
 
     let pending = this.inFlight.get(cacheKey);
     if (!pending) {
@@ -338,7 +415,7 @@ export class UpstreamClient {
         if (signal?.aborted) throw new CallCancelled(signal);
         if (!(error instanceof UpstreamError)) throw error;
         lastError = error;
-        if (!error.retryable || attempt === maxAttempts) break;
+        if (!error.retryable || attempt === maxAttempts || call.streamed?.started) break;
         const retryAfterMs = error.retryAfterMs;
         const delay = retryAfterMs ?? backoff(this.retry.baseDelayMs, attempt);
         if (this.clock.now() + delay >= deadline) {
@@ -365,6 +442,14 @@ export class UpstreamClient {
     throw failure;
   }
 
+  /** A streamed success refused on its first piece, before anything is handed over: an HTML page, or the source saying its quota is spent. */
+  private async refuseFirst(source: ResolvedSource, status: number, headers: IncomingHttpHeaders, first: string): Promise<void> {
+    const contentType = String(headers['content-type'] ?? '');
+    if (isHtml(contentType, first)) throw new UpstreamError(source.id, 'bad_body', `${source.id} answered with an HTML page instead of data`);
+    const spent = await this.budgets.spentSignal(source, status, first, contentType);
+    if (spent) throw spent;
+  }
+
   private async attempt(source: ResolvedSource, call: PreparedCall, timeoutMs: number, signal: AbortSignal | undefined): Promise<CachedAnswer> {
     const origin = new URL(call.url).origin;
     const stream = this.http.stream(call.url, {
@@ -381,9 +466,19 @@ export class UpstreamClient {
     const sent = process.hrtime.bigint();
     const took = () => Number(process.hrtime.bigint() - sent) / 1e9;
     try {
-      read = await readBounded(stream, call.maxBodyBytes);
+      const response = await responseOf(stream);
+      const status = response.statusCode;
+      read =
+        call.streamed && status >= 200 && status < 300
+          ? await handOver(stream, response, call.maxBodyBytes, call.streamed, (first) => this.refuseFirst(source, status, response.headers, first))
+          : await readBounded(stream, response, call.maxBodyBytes);
     } catch (error) {
+      if (error instanceof TakerFailed) throw error;
       if (signal?.aborted) throw new CallCancelled(signal);
+      if (error instanceof UpstreamError) {
+        metrics.upstreamRequest(source.id, '2xx', took()); // refused on its first piece (refuseFirst)
+        throw error;
+      }
       const failure = fromRequestError(source, error as Error & { code?: string }, source.timeoutMs);
       metrics.upstreamRequest(source.id, failure.kind, took());
       throw failure;
@@ -418,6 +513,13 @@ export class UpstreamClient {
   }
 }
 
+/** The key of a request's answer in the response cache. */
+function cacheKeyOf(source: ResolvedSource, method: string, url: string, form: unknown, json: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify([source.id, method, url, form ?? null, json ?? null]))
+    .digest('hex');
+}
+
 /**
  * The base URL with `path` appended, refused when it would leave the base: another host, a path
  * outside the base's (`..`), a query or fragment hidden in the path. Connectors build paths with
@@ -444,17 +546,15 @@ const ERROR_BODY_BYTES = 64 * 1024;
  * connection) past the limit: a success past `maxBodyBytes` comes back `tooLarge`, an error answer
  * is cut at ERROR_BODY_BYTES. Nothing larger than the limit is ever held.
  */
-async function readBounded(stream: Request, maxBodyBytes: number): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean }> {
-  stream.on('error', () => undefined); // errors surface through the awaits below
-  const response = await new Promise<PlainResponse>((resolve, reject) => {
-    stream.once('response', resolve);
-    stream.once('error', reject);
-  });
+async function readBounded(
+  stream: Request,
+  response: PlainResponse,
+  maxBodyBytes: number,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean }> {
   const status = response.statusCode;
   const success = status >= 200 && status < 300;
   const limit = success ? maxBodyBytes : ERROR_BODY_BYTES;
-  const declared = Number(response.headers['content-length']);
-  if (success && !response.headers['content-encoding'] && declared > limit) {
+  if (success && announcesMore(response, limit)) {
     stream.destroy();
     return { status, headers: response.headers, body: '', tooLarge: true };
   }
@@ -475,6 +575,60 @@ async function readBounded(stream: Request, maxBodyBytes: number): Promise<{ sta
   }
   parts.push(decoder.end());
   return { status, headers: response.headers, body: tooLarge && success ? '' : parts.join(''), tooLarge };
+}
+
+/** The response's head, once it comes (the request's error when it fails first). */
+async function responseOf(stream: Request): Promise<PlainResponse> {
+  stream.on('error', () => undefined); // errors surface through the awaits of the readers
+  return new Promise<PlainResponse>((resolve, reject) => {
+    stream.once('response', resolve);
+    stream.once('error', reject);
+  });
+}
+
+/** Whether an uncompressed answer's Content-Length is already past the limit. */
+const announcesMore = (response: PlainResponse, limit: number) => !response.headers['content-encoding'] && Number(response.headers['content-length']) > limit;
+
+/**
+ * A streamed success's body handed to `streamed.take` piece by piece as it arrives (each piece
+ * decoded, a character cut between chunks kept whole, each chunk also given to `streamed.keep`),
+ * bounded like readBounded: past `maxBodyBytes` the connection is closed and `tooLarge` set.
+ * `refuse` sees the first piece before anything is handed over, and may throw.
+ */
+async function handOver(
+  stream: Request,
+  response: PlainResponse,
+  maxBodyBytes: number,
+  streamed: StreamedRead,
+  refuse: (first: string) => Promise<void>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean }> {
+  const answer = { status: response.statusCode, headers: response.headers, body: '', tooLarge: false };
+  if (announcesMore(response, maxBodyBytes)) {
+    stream.destroy();
+    return { ...answer, tooLarge: true };
+  }
+  const decoder = new StringDecoder('utf8');
+  let bytes = 0;
+  let ended = false;
+  const give = async (piece: string) => {
+    if (!streamed.started) await refuse(piece);
+    streamed.started = true;
+    await streamed.take(piece);
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > maxBodyBytes) return { ...answer, tooLarge: true };
+      streamed.keep?.(chunk);
+      await give(decoder.write(chunk));
+    }
+    const last = decoder.end();
+    if (last || !streamed.started) await give(last);
+    ended = true;
+    return answer;
+  } finally {
+    if (!ended) stream.destroy(); // too large, refused, or the taker failed: the rest is not read
+  }
 }
 
 /** The origin a redirect answer points to; undefined when its Location is unreadable. */

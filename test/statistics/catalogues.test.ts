@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CATALOGUE_SURVEYS, pack, readSeriesList, unpack } from '../../src/connectors/bls-catalogue.ts';
+import { CATALOGUE_SURVEYS, pack, readSeriesList, SeriesListReader, unpack } from '../../src/connectors/bls-catalogue.ts';
 import { catalogueAddress, readDatasets, readIndicatorSeries, readVariables } from '../../src/connectors/census-catalogue.ts';
 import { keyCodes, measureDimension, readAvailability, readDataflows, readStructure, refOf, type Structure } from '../../src/connectors/oecd-catalogue.ts';
 import { CatalogueIndex, expandQuery, STORED_FROM, type IndexedEntry } from '../../src/statistics/catalogue-index.ts';
@@ -125,6 +125,21 @@ describe('catalogue readers on real answers', () => {
     const series = [...readSeriesList(recording('bls', 'labstat-ce-series-first-999.tsv'), 'ce')];
     expect(series).to.have.length(999);
     expect(series.find((found) => found.id === 'CES0500000003')).to.deep.equal(AVERAGE_HOURLY_EARNINGS);
+  });
+
+  it('BLS: reads a series list piece by piece as it streams just as whole, wherever the pieces are cut', () => {
+    const text = recording('bls', 'labstat-ce-series-first-999.tsv');
+    const whole = [...readSeriesList(text, 'ce')];
+    for (const size of [1, 7, 96, 997, 65_536]) {
+      const reader = new SeriesListReader('ce');
+      const series = [];
+      for (let start = 0; start < text.length; start += size) series.push(...reader.read(text.slice(start, start + size)));
+      series.push(...reader.end());
+      expect(series, `pieces of ${size} characters`).to.deep.equal(whole);
+    }
+    // Without its last line end, the last series comes with the end.
+    const reader = new SeriesListReader('ce');
+    expect([[...reader.read(text.trimEnd())].length, [...reader.end()].map((found) => found.id)]).to.deep.equal([998, ['CES2023839002']]);
   });
 
   it('BLS: reads the recorded ln.series excerpt, whose columns differ, and its quarterly series', () => {

@@ -2,11 +2,12 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { MemoryCache, RedisCache, TieredCache, createResponseCache, type CachedAnswer } from '../../src/upstream/cache.ts';
 import { UpstreamClient } from '../../src/upstream/client.ts';
+import type { UpstreamError } from '../../src/upstream/errors.ts';
 import { parseJsonKeepingBigIntegers } from '../../src/upstream/json.ts';
 import { HostGroupLimiter } from '../../src/upstream/limits.ts';
 import { hostGroupLimit, hostGroupOf, resolveSource } from '../../src/upstream/sources.ts';
 import { FastForwardClock } from '../support/clock.ts';
-import { json, startFakeUpstream } from '../support/fake-upstream.ts';
+import { json, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.ts';
 
 const answer: CachedAnswer = { status: 200, contentType: 'application/json', body: '{"a":1}', retrievedAt: '2026-01-02T03:04:05.678Z' };
 /** The Redis of the tests (TEST_REDIS_URL, as the other suites that need one), by default a local one. */
@@ -133,6 +134,71 @@ describe('the Redis cache (shared by several processes)', function () {
     } finally {
       await Promise.all([writer!.close(), reader!.close()]);
     }
+  });
+  describe('large answers read as they stream, kept in pieces', () => {
+    let fake: FakeUpstream;
+    const prefix = () => `test:${Date.now()}:${Math.random()}:`;
+    // 600,000 bytes, 3 a character: several pieces of 256 KB, characters cut between them.
+    const body = 'série ✓ '.repeat(60_000);
+    before(async () => {
+      fake = await startFakeUpstream();
+    });
+    after(async () => fake.close());
+    beforeEach(() => fake.reset());
+    const clientOn = (cache: RedisCache) => new UpstreamClient({ sources: { USGS_EARTHQUAKES: { url: fake.url, timeoutMs: 5000 } }, cache });
+    async function streamed(client: UpstreamClient) {
+      const pieces: string[] = [];
+      const read = await client.readText('usgs-earthquakes', { path: '/list', maxBodyBytes: 16 * 1024 ** 2 }, (piece) => void pieces.push(piece));
+      return { text: pieces.join(''), pieces: pieces.length, fromCache: read.fromCache, retrievedAt: read.retrievedAt };
+    }
+
+    it("one process's read is kept in Redis as it streams, and another's is read back from there in pieces, without reaching the upstream", async () => {
+      const shared = prefix();
+      const caches = [new RedisCache(REDIS_URL, undefined, shared), new RedisCache(REDIS_URL, undefined, shared)];
+      try {
+        fake.on('/list', { body, contentType: 'text/plain' });
+        const first = await streamed(clientOn(caches[0]!));
+        const second = await streamed(clientOn(caches[1]!));
+        expect([first.text === body, first.fromCache, second.text === body, second.fromCache, second.retrievedAt]).to.deep.equal([
+          true,
+          false,
+          true,
+          true,
+          first.retrievedAt,
+        ]);
+        expect([second.pieces > 2, fake.hits.length]).to.deep.equal([true, 1]);
+      } finally {
+        await Promise.all(caches.map((cache) => cache.close()));
+      }
+    });
+    it('a body found shorter in Redis than its facts say is a miss: the upstream is asked again', async () => {
+      const shared = prefix();
+      const cache = new RedisCache(REDIS_URL, undefined, shared);
+      const redis = new Redis(REDIS_URL);
+      try {
+        fake.on('/list', { body, contentType: 'text/plain' });
+        await streamed(clientOn(cache));
+        const [bodyKey] = await redis.keys(`${shared}*:body:*`);
+        await redis.set(bodyKey!, 'cut short', 'KEEPTTL');
+        const again = await streamed(clientOn(cache));
+        expect([again.text === body, again.fromCache, fake.hits.length]).to.deep.equal([true, false, 2]);
+      } finally {
+        await Promise.all([cache.close(), redis.quit()]);
+      }
+    });
+    it('a read that broke off leaves nothing in Redis', async () => {
+      const shared = prefix();
+      const cache = new RedisCache(REDIS_URL, undefined, shared);
+      const redis = new Redis(REDIS_URL);
+      try {
+        fake.on('/list', { fault: 'truncated', body, contentType: 'text/plain' });
+        const error = await streamed(clientOn(cache)).catch((failure: unknown) => failure);
+        expect((error as UpstreamError).kind).to.equal('network');
+        expect(await redis.keys(`${shared}*`)).to.deep.equal([]);
+      } finally {
+        await Promise.all([cache.close(), redis.quit()]);
+      }
+    });
   });
   it('an answer cached by one client is served to another without reaching the upstream', async () => {
     const fake = await startFakeUpstream();

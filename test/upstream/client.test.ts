@@ -426,6 +426,76 @@ describe('the upstream HTTP layer', () => {
     });
   });
 
+  describe('a large text read as it streams (readText)', () => {
+    const CAP = 16 * 1024 ** 2;
+    /** Reads `path` as a streamed text; → the pieces handed over, and what the read said. */
+    async function streamed(client: UpstreamClient, path: string, maxBodyBytes = CAP) {
+      const pieces: string[] = [];
+      const read = await client.readText('usgs-earthquakes', { path, maxBodyBytes }, (piece) => {
+        pieces.push(piece);
+      });
+      return { pieces, read };
+    }
+    // 3 bytes a character: many are cut between two chunks of the connection.
+    const body = 'série ✓ '.repeat(40_000);
+
+    it('hands the body over in pieces as it arrives, which join to the body, a character cut between chunks kept whole', async () => {
+      fake.on('/list', { body, contentType: 'text/plain' });
+      const { pieces, read } = await streamed(clientFor(fake), '/list');
+      expect(pieces.length).to.be.greaterThan(2);
+      expect([pieces.join('') === body, read.fromCache, read.url]).to.deep.equal([true, false, `${fake.url}/list`]);
+    });
+    it('is not kept in the memory cache: without Redis a second read asks the upstream again', async () => {
+      fake.on('/list', { body: 'a\nb\n', contentType: 'text/plain' });
+      const client = clientFor(fake);
+      const reads = [await streamed(client, '/list'), await streamed(client, '/list')];
+      expect([reads.map(({ pieces }) => pieces.join('')), fake.hits.length]).to.deep.equal([['a\nb\n', 'a\nb\n'], 2]);
+    });
+    it('retries a 503 before anything is handed over, and hands the answer over once', async () => {
+      fake.on('/list', { status: 503, body: 'busy', contentType: 'text/plain' }, { body: 'one\ntwo\n', contentType: 'text/plain' });
+      const { pieces } = await streamed(clientFor(fake), '/list');
+      expect([pieces.join(''), fake.hits.length]).to.deep.equal(['one\ntwo\n', 2]);
+    });
+    it('is not asked again once a piece was handed over: a body broken off then fails the read as a network error', async () => {
+      fake.on('/list', { fault: 'truncated', body: 'x'.repeat(200_000), contentType: 'text/plain' });
+      const pieces: string[] = [];
+      const error = await failure(
+        clientFor(fake, { timeoutMs: 5000 }).readText('usgs-earthquakes', { path: '/list', maxBodyBytes: CAP }, (piece) => void pieces.push(piece)),
+      );
+      expect([error.kind, pieces.length > 0, fake.hits.length]).to.deep.equal(['network', true, 1]);
+    });
+    it('refuses an HTML page before handing anything over', async () => {
+      fake.on('/list', { body: '<!DOCTYPE html><html><title>Maintenance</title></html>', contentType: 'text/html' });
+      const pieces: string[] = [];
+      const error = await failure(clientFor(fake).readText('usgs-earthquakes', { path: '/list', maxBodyBytes: CAP }, (piece) => void pieces.push(piece)));
+      expect([error.kind, error.message, pieces]).to.deep.equal(['bad_body', 'usgs-earthquakes answered with an HTML page instead of data', []]);
+    });
+    it('stops at its body cap, once, without retry', async () => {
+      fake.on('/list', { fault: 'endless' });
+      let bytes = 0;
+      const error = await failure(
+        clientFor(fake, { timeoutMs: 20_000 }).readText(
+          'usgs-earthquakes',
+          { path: '/list', maxBodyBytes: 9 * 1024 ** 2 },
+          (piece) => void (bytes += piece.length),
+        ),
+      );
+      expect([error.kind, bytes <= 9 * 1024 ** 2, fake.hits.length]).to.deep.equal(['too_large', true, 1]);
+    });
+    it('throws what the taker throws, as it is, and reads no further', async () => {
+      fake.on('/list', { body, contentType: 'text/plain' });
+      const stop = new Error('not a series list');
+      let calls = 0;
+      const read = clientFor(fake).readText('usgs-earthquakes', { path: '/list', maxBodyBytes: CAP }, () => {
+        calls += 1;
+        throw stop;
+      });
+      let thrown: unknown;
+      await read.catch((error: unknown) => (thrown = error));
+      expect([thrown, calls, fake.hits.length]).to.deep.equal([stop, 1, 1]);
+    });
+  });
+
   describe('upstream error reasons', () => {
     describeRecordings('crossref', () => {
       it("Crossref's validation failure gives its message", async () => {

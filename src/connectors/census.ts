@@ -11,6 +11,7 @@
  * listed here weighing more; when the catalogue cannot be read, Census is a failed source.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
+import { ApiError } from '../errors.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import {
   INDICATOR_PREDICATES,
@@ -141,29 +142,33 @@ export function geographyOf(dimensions: Record<string, string>): { for: string; 
   return { for: 'us:*' };
 }
 
-/** An Economic Indicators id's codes: all three are needed, or the rows of every series would come mixed. */
-function indicatorPredicatesOf(request: SeriesRequest): IndicatorPredicates {
+/**
+ * A Census id as get_series reads it: `<dataset path>/<variable>`, and for an Economic Indicators
+ * dataset all three codes (or the rows of every series would come mixed) and the nation only. An
+ * id it could never read is a 400 naming series_id, refused before anything is asked.
+ */
+export function checkSeriesId(request: Pick<SeriesRequest, 'id' | 'dimensions'>): { dataset: string; variable: string; indicator?: IndicatorPredicates } {
+  const parts = splitId(request.id);
+  if (!parts)
+    throw new ApiError(
+      'invalid_input',
+      `series_id: a census id is <dataset path>/<variable>, e.g. census:timeseries/poverty/saipe/SAEPOVRTALL_PT; got census:${request.id}`,
+    );
+  if (!isIndicatorDataset(parts.dataset)) return parts;
   const missing = INDICATOR_PREDICATES.filter((name) => request.dimensions[name] === undefined);
   if (missing.length > 0 || request.dimensions.state !== undefined)
-    throw new UpstreamError(
-      SOURCE,
-      'http_error',
-      `${SOURCE}: an Economic Indicators series is read for the United States and named by ${INDICATOR_PREDICATES.join(', ')}, e.g. ` +
-        `timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes; ` +
-        (missing.length > 0 ? `${request.id} has no ${missing.join(', ')}` : `${request.id} names a state`),
+    throw new ApiError(
+      'invalid_input',
+      `series_id: an Economic Indicators series is read for the United States and named by ${INDICATOR_PREDICATES.join(', ')}, e.g. ` +
+        `census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes; ` +
+        (missing.length > 0 ? `census:${request.id} has no ${missing.join(', ')}` : `census:${request.id} names a state`),
     );
-  return Object.fromEntries(INDICATOR_PREDICATES.map((name) => [name, request.dimensions[name]!])) as IndicatorPredicates;
+  const indicator = Object.fromEntries(INDICATOR_PREDICATES.map((name) => [name, request.dimensions[name]!])) as IndicatorPredicates;
+  return { ...parts, indicator };
 }
 
 export async function getTimeseries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
-  const parts = splitId(request.id);
-  if (!parts)
-    throw new UpstreamError(
-      SOURCE,
-      'http_error',
-      `${SOURCE}: a series id is <dataset path>/<variable>, e.g. timeseries/poverty/saipe/SAEPOVRTALL_PT; got ${request.id}`,
-    );
-  const indicator = isIndicatorDataset(parts.dataset) ? indicatorPredicatesOf(request) : undefined;
+  const { indicator, ...parts } = checkSeriesId(request);
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
   const time = `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}`;
   const geography = geographyOf(request.dimensions);

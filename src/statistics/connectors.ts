@@ -16,6 +16,8 @@ export interface StatisticsConnector {
   fetch(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries>;
   /** Whether the `country` argument of get_series applies (spec: world-bank, imf, owid, oecd, eurostat). */
   perCountry: boolean;
+  /** Refuses an id the source could never read (an ApiError naming series_id), before anything is asked. */
+  checkId?: (request: Pick<SeriesRequest, 'id' | 'dimensions'>) => void;
 }
 
 export const statisticsConnectors: Record<StatisticsSource, StatisticsConnector> = {
@@ -26,5 +28,5 @@ export const statisticsConnectors: Record<StatisticsSource, StatisticsConnector>
   eurostat: { search: eurostat.searchDatasets, fetch: eurostat.getData, perCountry: true },
   imf: { search: imf.searchIndicators, fetch: imf.getSeries, perCountry: true },
   owid: { search: owid.searchCharts, fetch: owid.getChartData, perCountry: true },
-  census: { search: census.searchVariables, fetch: census.getTimeseries, perCountry: false },
+  census: { search: census.searchVariables, fetch: census.getTimeseries, perCountry: false, checkId: census.checkSeriesId },
 };

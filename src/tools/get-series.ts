@@ -48,6 +48,7 @@ export function describeSeries(series: Series, cutFrom: number | undefined): str
 export const getSeries: ToolHandler<GetSeriesArgs, GetSeriesData, ToolContext> = async (args, context) => {
   const { source, id, dimensions } = parseSeriesId(args.series_id);
   const connector = statisticsConnectors[source];
+  connector.checkId?.({ id, dimensions });
   let country: Country | undefined;
   if (args.country !== undefined) {
     country = countryOf(args.country);

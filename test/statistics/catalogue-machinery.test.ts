@@ -124,13 +124,23 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
     ]);
   });
 
-  it('Census: an Economic Indicators id without its three codes is refused unsent, at no cost: its rows would mix every series', async () => {
+  it('Census: an Economic Indicators id without its three codes is a 400 naming series_id, unsent and at no cost: its rows would mix every series', async () => {
     const result = await stats.charged('get_series', { series_id: 'census:timeseries/eits/resconst/cell_value?category_code=STARTS' });
-    expectNotCharged(result);
+    expectNotCharged(result, 400, 'invalid_input');
     expect(result.answer.body.error.message).to.equal(
-      'no source answered: census: an Economic Indicators series is read for the United States and named by category_code, data_type_code, seasonally_adj, ' +
-        'e.g. timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes; timeseries/eits/resconst/cell_value has no data_type_code, seasonally_adj',
+      'series_id: an Economic Indicators series is read for the United States and named by category_code, data_type_code, seasonally_adj, ' +
+        'e.g. census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes; census:timeseries/eits/resconst/cell_value has no data_type_code, seasonally_adj',
     );
-    expect(stats.hits('census', '/timeseries/eits/resconst')).to.deep.equal([]);
+    const state = await stats.charged('get_series', {
+      series_id: 'census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=no&state=06',
+    });
+    expectNotCharged(state, 400, 'invalid_input');
+    expect(state.answer.body.error.message).to.match(/; census:timeseries\/eits\/resconst\/cell_value names a state$/);
+    const noVariable = await stats.charged('get_series', { series_id: 'census:SAEPOVRTALL_PT' });
+    expectNotCharged(noVariable, 400, 'invalid_input');
+    expect(noVariable.answer.body.error.message).to.equal(
+      'series_id: a census id is <dataset path>/<variable>, e.g. census:timeseries/poverty/saipe/SAEPOVRTALL_PT; got census:SAEPOVRTALL_PT',
+    );
+    expect(stats.fake.hits.filter((hit) => hit.path.startsWith('/census'))).to.deep.equal([]);
   });
 });

@@ -9,7 +9,7 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { sources } from '../../generated/tools.ts';
 import { CatalogueIndex, type IndexedEntry } from '../statistics/catalogue-index.ts';
-import { cataloguesOf } from '../statistics/catalogues.ts';
+import { catalogue } from '../statistics/catalogues.ts';
 import type { Frequency } from '../statistics/series.ts';
 
 const SOURCE = 'bls' as const;
@@ -198,5 +198,5 @@ export async function readCatalogue(upstream: UpstreamClient, boosts: ReadonlyMa
 
 /** The catalogue, read once and kept (see ../statistics/catalogues.ts). */
 export function blsCatalogue(upstream: UpstreamClient, boosts: ReadonlyMap<string, number>): Promise<BlsCatalogue> {
-  return cataloguesOf(upstream).get(`${SOURCE}:series`, () => readCatalogue(upstream, boosts));
+  return catalogue(upstream, `${SOURCE}:series`, (shared) => readCatalogue(shared, boosts));
 }

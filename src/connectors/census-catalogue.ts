@@ -17,7 +17,7 @@
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { CatalogueIndex, indexOf, type Match } from '../statistics/catalogue-index.ts';
-import { cataloguesOf } from '../statistics/catalogues.ts';
+import { catalogue } from '../statistics/catalogues.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
 
 const SOURCE = 'census' as const;
@@ -112,13 +112,13 @@ export async function readDatasetList(upstream: UpstreamClient): Promise<Dataset
 }
 
 export function datasetList(upstream: UpstreamClient): Promise<DatasetList> {
-  return cataloguesOf(upstream).get(`${SOURCE}:datasets`, () => readDatasetList(upstream));
+  return catalogue(upstream, `${SOURCE}:datasets`, (shared) => readDatasetList(shared));
 }
 
 /** A dataset's variables, read once and kept. */
 export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<CensusVariable[]> {
-  return cataloguesOf(upstream).get(`${SOURCE}:variables:${dataset}`, async () => {
-    const answer = await upstream.getJson(SOURCE, { path: `/${dataset}/variables.json`, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES });
+  return catalogue(upstream, `${SOURCE}:variables:${dataset}`, async (shared) => {
+    const answer = await shared.getJson(SOURCE, { path: `/${dataset}/variables.json`, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES });
     return readVariables(answer.body);
   });
 }
@@ -147,8 +147,8 @@ export function readIndicatorSeries(body: unknown): CensusVariable[] {
 
 /** An indicator dataset's series: the code combinations of its rows for the nation since the start of last year, read once and kept. */
 export function indicatorSeriesOf(upstream: UpstreamClient, dataset: string, now = new Date()): Promise<CensusVariable[]> {
-  return cataloguesOf(upstream).get(`${SOURCE}:indicators:${dataset}`, async () => {
-    const answer = await upstream.getJson(SOURCE, {
+  return catalogue(upstream, `${SOURCE}:indicators:${dataset}`, async (shared) => {
+    const answer = await shared.getJson(SOURCE, {
       path: `/${dataset}`,
       searchParams: { get: INDICATOR_PREDICATES.join(','), for: 'us:*', time: `from ${now.getUTCFullYear() - 1}` },
       key: { query: 'key' },

@@ -15,7 +15,7 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import { XMLParser } from 'fast-xml-parser';
 import { UpstreamError } from '../upstream/errors.ts';
 import { CatalogueIndex } from '../statistics/catalogue-index.ts';
-import { cataloguesOf } from '../statistics/catalogues.ts';
+import { catalogue } from '../statistics/catalogues.ts';
 
 const SOURCE = 'oecd' as const;
 /** SDMX-ML 2.1 structure messages (dataflows, data structures, codelists). */
@@ -195,7 +195,7 @@ export async function readDataflowList(upstream: UpstreamClient): Promise<Datafl
 }
 
 export function dataflowList(upstream: UpstreamClient): Promise<DataflowList> {
-  return cataloguesOf(upstream).get(`${SOURCE}:dataflows`, () => readDataflowList(upstream));
+  return catalogue(upstream, `${SOURCE}:dataflows`, (shared) => readDataflowList(shared));
 }
 
 /**
@@ -205,8 +205,8 @@ export function dataflowList(upstream: UpstreamClient): Promise<DataflowList> {
  * carry is still labelled.
  */
 export function structureOf(upstream: UpstreamClient, flow: Pick<DataflowRef, 'agency' | 'id' | 'version'>): Promise<Structure> {
-  return cataloguesOf(upstream).get(`${SOURCE}:structure:${refOf(flow)}`, async () => {
-    const answer = await upstream.getText(SOURCE, {
+  return catalogue(upstream, `${SOURCE}:structure:${refOf(flow)}`, async (shared) => {
+    const answer = await shared.getText(SOURCE, {
       path: `/dataflow/${flow.agency}/${flow.id}/${flow.version}`,
       searchParams: { references: 'all', detail: 'referencepartial' },
       headers: { accept: STRUCTURE_XML },

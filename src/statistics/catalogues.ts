@@ -8,6 +8,7 @@
  * no index yet (their source goes into failedSources).
  */
 import type { UpstreamClient } from '../upstream/client.ts';
+import { UpstreamError } from '../upstream/errors.ts';
 import { CatalogueIndex } from './catalogue-index.ts';
 
 export const CATALOGUE_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -26,7 +27,11 @@ export class CatalogueStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The catalogue under `key`: the held one (refreshed in the background once older than the lifetime), or the one `read` gives. */
+  /**
+   * The catalogue under `key`: the held one (refreshed in the background once older than the
+   * lifetime), or the one `read` gives. A call that joins a read another call started, which then
+   * fails with what concerned only that call (its credits refused), reads for itself.
+   */
   async get<T>(key: string, read: () => Promise<T>): Promise<T> {
     let slot = this.slots.get(key) as Slot<T> | undefined;
     if (!slot) this.slots.set(key, (slot = {}));
@@ -34,7 +39,13 @@ export class CatalogueStore {
       if (this.now() - slot.loadedAt! >= this.lifetimeMs && !slot.reading) void this.start(slot, read).catch(() => undefined);
       return slot.value;
     }
-    return slot.reading ?? this.start(slot, read);
+    if (!slot.reading) return this.start(slot, read);
+    try {
+      return await slot.reading;
+    } catch (error) {
+      if (error instanceof UpstreamError) throw error; // the source failed: it failed for every call
+      return this.get(key, read);
+    }
   }
 
   private readonly versioned = new Map<string, { version: string; value: Promise<unknown> }>();
@@ -79,6 +90,16 @@ export function cataloguesOf(upstream: UpstreamClient): CatalogueStore {
   let store = stores.get(upstream.shared);
   if (!store) stores.set(upstream.shared, (store = new CatalogueStore()));
   return store;
+}
+
+/**
+ * The catalogue under `key`, read once by `read` and shared by the calls of this process: it reads
+ * with the asking call's admission (nothing goes upstream for a call refused its credits) but not
+ * its cancellation, as other calls may be waiting for the same read and a refresh outlives the call.
+ */
+export function catalogue<T>(upstream: UpstreamClient, key: string, read: (upstream: UpstreamClient) => Promise<T>): Promise<T> {
+  const shared = upstream.withoutCancellation();
+  return cataloguesOf(upstream).get(key, () => read(shared));
 }
 
 /**

@@ -198,6 +198,18 @@ export class UpstreamClient {
     return view;
   }
 
+  /**
+   * This client as its call sees it, but never cut off by the call's cancellation: for work that
+   * other calls share and that may outlive the call (a catalogue read, its refresh in the
+   * background). The call's admission still gates what it sends upstream.
+   */
+  withoutCancellation(): UpstreamClient {
+    if (!this.signal) return this;
+    const view = Object.create(this) as UpstreamClient;
+    view.signal = undefined;
+    return view;
+  }
+
   source(id: SourceId): ResolvedSource {
     let resolved = this.sources.get(id);
     if (!resolved) {

@@ -4,6 +4,7 @@ import { runCataloguesBench } from './catalogues.ts';
 import { runFanoutBench } from './fanout.ts';
 import { runOpenapiDiffBench } from './openapi-diff.ts';
 import { runServerOverheadBench } from './server-overhead.ts';
+import { runStructuresBench } from './structures.ts';
 
 const [only, ...options] = process.argv.slice(2);
 
@@ -13,6 +14,7 @@ const benches: Array<[string, (options: string[]) => Promise<void>]> = [
   ['breaker skip', runBreakerBench],
   ['OpenAPI diff', runOpenapiDiffBench],
   ['catalogues', runCataloguesBench],
+  ['structures', runStructuresBench],
 ];
 
 for (const [name, run] of benches) {

@@ -3,16 +3,17 @@
  * for as SDMX-ML 2.1, the API's own default and the format its recorded answers are in:
  * - `/dataflow/all/all/latest`: every dataflow with its name (about 1,500), indexed by name and
  *   description;
- * - `/dataflow/{agency}/{id}/{version}?references=all`: the dataflow's data structure (dimensions in
- *   key order, each with its codelist) and the codelists' labels;
+ * - `/dataflow/{agency}/{id}/{version}?references=all&detail=referencepartial`: the dataflow's data
+ *   structure (dimensions in key order, each with its codelist) and the codelists' labels;
  * - `/v2/availability/dataflow/{agency}/{id}/{version}/{key}` (SDMX-JSON 1.0): the codes that have
  *   data for one country (an "Actual" content constraint, one cube region of key values).
  * A series key is built from these: the named country, monthly before quarterly before annual,
  * the measure that matched, and for every other dimension its only code with data, else left open.
- * Structure requests are not data downloads (OECD's hourly limit counts downloads only).
+ * Structure requests are not data downloads (OECD's hourly limit counts downloads only). Structure
+ * messages are read as they stream (./sdmx-structure-reader.ts).
  */
-import type { UpstreamClient } from '../upstream/client.ts';
-import { XMLParser } from 'fast-xml-parser';
+import type { UpstreamClient, UpstreamRequest } from '../upstream/client.ts';
+import { NotStructure, readStructureParts, StructureReader, type StructureParts } from './sdmx-structure-reader.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { CatalogueIndex } from '../statistics/catalogue-index.ts';
 import { catalogue } from '../statistics/catalogues.ts';
@@ -56,75 +57,60 @@ const obj = (value: unknown): Json => (value && typeof value === 'object' && !Ar
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : value && typeof value === 'object' ? [obj(value)] : []);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-const ML_ARRAYS = new Set(['Dataflow', 'DataStructure', 'Codelist', 'Code', 'Dimension', 'Name', 'Description']);
-const ml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  isArray: (name) => ML_ARRAYS.has(name),
-});
-
-/** An SDMX-ML structure message → its `Structures` element (an error when the text is not one). */
-function structuresOf(body: string): Json {
-  let document: Json;
+/** A structure message's parts (./sdmx-structure-reader.ts), or a bad body saying what the answer is not. */
+function partsOf<T>(read: () => T): T {
   try {
-    document = obj(ml.parse(body));
-  } catch {
-    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure answer is not XML`);
+    return read();
+  } catch (error) {
+    if (error instanceof NotStructure) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure answer is ${error.message}`);
+    throw error;
   }
-  const structures = obj(obj(document.Structure).Structures);
-  if (!document.Structure) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure answer is not an SDMX-ML structure message`);
-  return structures;
 }
 
-/** The English text of `<common:Name xml:lang="en">` (or `Description`), else the first; markup and spacing removed. */
-function english(nodes: unknown): string | undefined {
-  const all = list(nodes);
-  const node = all.find((one) => one.lang === 'en') ?? all[0];
-  const value = text(node?.['#text']);
-  return value
-    ?.replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A structure message read as it streams, a piece at a time with other calls running between the pieces. */
+async function readMessage(upstream: UpstreamClient, request: Omit<UpstreamRequest<typeof SOURCE>, 'maxBodyBytes' | 'headers' | 'kind'>) {
+  const reader = new StructureReader();
+  const read = await upstream.readText(
+    SOURCE,
+    { ...request, headers: { accept: STRUCTURE_XML }, kind: 'structure', maxBodyBytes: CATALOGUE_MAX_BYTES },
+    async (piece) => {
+      partsOf(() => reader.write(piece));
+      await nextTurn();
+    },
+  );
+  return { parts: partsOf(() => reader.end()), retrievedAt: read.retrievedAt };
 }
 
 export const refOf = (flow: Pick<DataflowRef, 'agency' | 'id' | 'version'>) => `${flow.agency},${flow.id},${flow.version}`;
 
 /** A dataflow message (`/dataflow/all/all/latest`) → the dataflows (those without an id, agency or version are skipped). */
 export function readDataflows(body: string): Array<DataflowRef & { description?: string }> {
-  return list(obj(structuresOf(body).Dataflows).Dataflow).flatMap((flow) => {
-    const [id, agency, version] = [text(flow.id), text(flow.agencyID), text(flow.version)];
-    if (!id || !agency || !version) return [];
-    return [{ agency, id, version, name: english(flow.Name) ?? id, description: english(flow.Description)?.slice(0, 400) }];
-  });
+  return dataflowsOf(partsOf(() => readStructureParts(body)));
 }
 
-const codelistKey = (ref: Json) => `${text(ref.agencyID)}:${text(ref.id)}(${text(ref.version)})`;
+function dataflowsOf(parts: StructureParts): Array<DataflowRef & { description?: string }> {
+  return parts.dataflows.flatMap(({ id, agency, version, name, description }) =>
+    id && agency && version ? [{ agency, id, version, name: name ?? id, description: description?.slice(0, 400) }] : [],
+  );
+}
 
 /** A structure message with references=all → the dimensions in key order with their codes' English labels. */
 export function readStructure(body: string): Structure {
-  const structures = structuresOf(body);
-  const structure = list(obj(structures.DataStructures).DataStructure)[0];
-  if (!structure) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure message holds no data structure`);
-  const codelists = new Map(
-    list(obj(structures.Codelists).Codelist).map((codelist) => [
-      codelistKey(codelist),
-      new Map(list(codelist.Code).flatMap((code) => (text(code.id) ? [[text(code.id)!, english(code.Name) ?? text(code.id)!] as const] : []))),
-    ]),
-  );
-  const dimensions = list(obj(obj(structure.DataStructureComponents).DimensionList).Dimension)
+  return structureFrom(partsOf(() => readStructureParts(body)));
+}
+
+function structureFrom(parts: StructureParts): Structure {
+  const dimensions = parts.dimensions
     .map((dimension, index) => ({ dimension, position: Number(dimension.position ?? index + 1) }))
     .sort((a, b) => a.position - b.position)
-    .flatMap(({ dimension }) => {
-      const id = text(dimension.id);
-      if (!id) return [];
-      const ref = obj(obj(obj(dimension.LocalRepresentation).Enumeration).Ref);
-      return [{ id, codes: codelists.get(codelistKey(ref)) ?? new Map<string, string>() }];
-    });
+    .flatMap(({ dimension }) =>
+      dimension.id ? [{ id: dimension.id, codes: parts.codelists.get(dimension.codelist ?? '') ?? new Map<string, string>() }] : [],
+    );
+  if (parts.dataStructures === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the structure message holds no data structure`);
   if (dimensions.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the data structure has no dimensions`);
-  const name = english(list(obj(structures.Dataflows).Dataflow)[0]?.Name);
+  const name = parts.dataflows[0]?.name;
   return name ? { name, dimensions } : { dimensions };
 }
 
@@ -177,20 +163,15 @@ export function measureDimension(structure: Structure): Dimension | undefined {
 }
 
 export async function readDataflowList(upstream: UpstreamClient): Promise<DataflowList> {
-  const answer = await upstream.getText(SOURCE, {
-    path: '/dataflow/all/all/latest',
-    headers: { accept: STRUCTURE_XML },
-    kind: 'structure',
-    maxBodyBytes: CATALOGUE_MAX_BYTES,
-  });
-  const found = readDataflows(answer.body);
+  const message = await readMessage(upstream, { path: '/dataflow/all/all/latest' });
+  const found = dataflowsOf(message.parts);
   if (found.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the dataflow list named no dataflow`);
   const index = new CatalogueIndex();
   await index.addAll(found.map((flow) => ({ id: refOf(flow), title: flow.name, text: flow.description })));
   return {
     index,
     flows: new Map(found.map((flow) => [refOf(flow), { agency: flow.agency, id: flow.id, version: flow.version, name: flow.name }])),
-    retrievedAt: answer.retrievedAt,
+    retrievedAt: message.retrievedAt,
   };
 }
 
@@ -206,14 +187,11 @@ export function dataflowList(upstream: UpstreamClient): Promise<DataflowList> {
  */
 export function structureOf(upstream: UpstreamClient, flow: Pick<DataflowRef, 'agency' | 'id' | 'version'>): Promise<Structure> {
   return catalogue(upstream, `${SOURCE}:structure:${refOf(flow)}`, async (shared) => {
-    const answer = await shared.getText(SOURCE, {
+    const message = await readMessage(shared, {
       path: `/dataflow/${flow.agency}/${flow.id}/${flow.version}`,
       searchParams: { references: 'all', detail: 'referencepartial' },
-      headers: { accept: STRUCTURE_XML },
-      kind: 'structure',
-      maxBodyBytes: CATALOGUE_MAX_BYTES,
     });
-    return readStructure(answer.body);
+    return structureFrom(message.parts);
   });
 }
 

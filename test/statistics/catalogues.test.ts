@@ -4,7 +4,10 @@ import { catalogueAddress, readDatasets, readIndicatorSeries, readVariables } fr
 import { keyCodes, measureDimension, readAvailability, readDataflows, readStructure, refOf, type Structure } from '../../src/connectors/oecd-catalogue.ts';
 import { CatalogueIndex, expandQuery, STORED_FROM, type IndexedEntry } from '../../src/statistics/catalogue-index.ts';
 import { CatalogueStore } from '../../src/statistics/catalogues.ts';
-import { recording } from '../connectors/recordings.ts';
+import { recording, recordingsFolder } from '../connectors/recordings.ts';
+import { readStructureParts, StructureReader } from '../../src/connectors/sdmx-structure-reader.ts';
+import type { UpstreamError } from '../../src/upstream/errors.ts';
+import { readdirSync } from 'node:fs';
 
 /** CES0500000003 as its line in the recorded ce.series reads. */
 const AVERAGE_HOURLY_EARNINGS = {
@@ -241,6 +244,40 @@ describe('catalogue readers on real answers', () => {
     // The excerpt keeps 4 of the measure codelist's 51 codes; the unit, activity, adjustment and transformation codelists were left out of it.
     expect([...measureDimension(structure)!.codes.keys()]).to.deep.equal(['IRLT', 'IR3TIB', 'IRSTCI', 'SHARE']);
     expect(['UNIT_MEASURE', 'ACTIVITY', 'ADJUSTMENT', 'TRANSFORMATION'].map((id) => labels(id).size)).to.deep.equal([0, 0, 0, 0]);
+  });
+
+  it('OECD: reads every recorded structure message piece by piece as it streams just as whole, wherever the pieces are cut', () => {
+    const messages = readdirSync(recordingsFolder('oecd')).filter((file) => file.endsWith('.xml'));
+    expect(messages.length).to.equal(7);
+    for (const file of messages) {
+      const body = recording('oecd', file);
+      const whole = readStructureParts(body);
+      for (const size of [1, 13, 4096]) {
+        const reader = new StructureReader();
+        for (let start = 0; start < body.length; start += size) reader.write(body.slice(start, start + size));
+        expect(reader.end(), `${file} in pieces of ${size}`).to.deep.equal(whole);
+      }
+    }
+  });
+
+  it('OECD: an answer that is not XML, or XML that is not a structure message, is a bad body saying which', () => {
+    const failure = (body: string) => {
+      try {
+        readStructure(body);
+      } catch (error) {
+        return [(error as UpstreamError).kind, (error as Error).message];
+      }
+      return undefined;
+    };
+    expect(failure('{"errors":[{"code":404}]}')).to.deep.equal(['bad_body', 'oecd: the structure answer is not XML']);
+    expect(failure('<?xml version="1.0"?><message:Error xmlns:message="urn:x"><message:ErrorMessage code="100"/></message:Error>')).to.deep.equal([
+      'bad_body',
+      'oecd: the structure answer is not an SDMX-ML structure message',
+    ]);
+    expect(failure('<message:Structure xmlns:message="urn:x"><message:Structures/></message:Structure>')).to.deep.equal([
+      'bad_body',
+      'oecd: the structure message holds no data structure',
+    ]);
   });
 
   it('OECD: reads the recorded structure of the consumer price dataflow, asked as the connector asks (codelists cut to the codes the dataflow allows)', () => {

@@ -299,10 +299,7 @@ export class UpstreamClient {
       if (error instanceof TakerFailed) throw error.reason;
       if (error instanceof CallCancelled) throw cancelledError();
       if (error instanceof NotAdmitted) throw error.reason;
-      if (error instanceof UpstreamError && source.key && error.message.includes(source.key)) {
-        throw new UpstreamError(error.source, error.kind, withoutKey(source, error.message), error.status);
-      }
-      throw error;
+      throw keyHidden(source, error);
     }
   }
 
@@ -338,10 +335,7 @@ export class UpstreamClient {
         // The request was joined to another call's, which was not admitted: this call asks for itself.
         return this.fetch(id, request, decode);
       }
-      if (error instanceof UpstreamError && source.key && error.message.includes(source.key)) {
-        throw new UpstreamError(error.source, error.kind, withoutKey(source, error.message), error.status);
-      }
-      throw error;
+      throw keyHidden(source, error);
     }
   }
 
@@ -674,6 +668,12 @@ function formatBytes(bytes: number): string {
 /** A text without the source's key: some APIs echo it in their bodies (Europeana's `apikey`, its item links). */
 function withoutKey(source: ResolvedSource, text: string): string {
   return source.key ? text.split(source.key).join('[key]') : text;
+}
+
+/** An error to pass on, its message without the source's key (some APIs echo it). */
+function keyHidden(source: ResolvedSource, error: unknown): unknown {
+  if (!(error instanceof UpstreamError) || !source.key || !error.message.includes(source.key)) return error;
+  return new UpstreamError(error.source, error.kind, withoutKey(source, error.message), error.status);
 }
 
 function fromRequestError(source: ResolvedSource, error: Error & { code?: string }, timeoutMs: number): UpstreamError {

@@ -123,6 +123,9 @@ describe('the catalogue store', () => {
   });
 });
 
+/** A structure's code → label map for one dimension. */
+const labelsIn = (structure: Structure) => (id: string) => structure.dimensions.find((dimension) => dimension.id === id)!.codes;
+
 describe('catalogue readers on real answers', () => {
   it('BLS: reads the recorded ce.series excerpt line by line, padded ids trimmed', () => {
     const series = [...readSeriesList(recording('bls', 'labstat-ce-series-first-999.tsv'), 'ce')];
@@ -209,7 +212,7 @@ describe('catalogue readers on real answers', () => {
       'ACTIVITY',
       'FREQ',
     ]);
-    const labels = (id: string) => structure.dimensions.find((dimension) => dimension.id === id)!.codes;
+    const labels = labelsIn(structure);
     expect([labels('REF_AREA').get('DEU'), labels('MEASURE').get('UNE_LF'), labels('UNIT_MEASURE').get('PT_LF_SUB'), labels('FREQ').get('A')]).to.deep.equal([
       'Germany',
       'Unemployment rate',
@@ -234,7 +237,7 @@ describe('catalogue readers on real answers', () => {
       'TIME_HORIZ',
       'METHODOLOGY',
     ]);
-    const labels = (id: string) => structure.dimensions.find((dimension) => dimension.id === id)!.codes;
+    const labels = labelsIn(structure);
     expect([labels('REF_AREA').get('DEU'), labels('MEASURE').get('IRLT'), labels('FREQ').get('A'), labels('METHODOLOGY').get('N')]).to.deep.equal([
       'Germany',
       'Long-term interest rates',
@@ -294,7 +297,7 @@ describe('catalogue readers on real answers', () => {
       'ADJUSTMENT',
       'TRANSFORMATION',
     ]);
-    const labels = (id: string) => structure.dimensions.find((dimension) => dimension.id === id)!.codes;
+    const labels = labelsIn(structure);
     expect([labels('REF_AREA').get('JPN'), labels('METHODOLOGY').get('N'), labels('EXPENDITURE').get('_T'), labels('TRANSFORMATION').get('GY')]).to.deep.equal([
       'Japan',
       'National',

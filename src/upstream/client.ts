@@ -407,6 +407,7 @@ export class UpstreamClient {
             return left > 0 ? this.attempt(source, call, Math.min(source.timeoutMs, left), signal) : undefined;
           },
           signal,
+          otherHostOf(source, call.url),
         );
         if (answer) return answer;
         // No time was left once the rate limit let it go: report the last real failure, if any.
@@ -635,6 +636,12 @@ async function handOver(
   } finally {
     if (!ended) stream.destroy(); // too large, refused, or the taker failed: the rest is not read
   }
+}
+
+/** The host a request asks when it is not the source's own (its base URL's): it is paced in a lane of its own (./limits.ts). */
+function otherHostOf(source: ResolvedSource, url: string): string | undefined {
+  const host = new URL(url).host;
+  return host === new URL(source.baseUrl).host ? undefined : host;
 }
 
 /** The origin a redirect answer points to; undefined when its Location is unreadable. */

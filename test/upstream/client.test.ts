@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ApiError } from '../../src/errors.ts';
 import { MemoryCache } from '../../src/upstream/cache.ts';
 import { parseRetryAfter, UpstreamClient } from '../../src/upstream/client.ts';
+import { HostGroupLimiter } from '../../src/upstream/limits.ts';
 import { UpstreamError } from '../../src/upstream/errors.ts';
 import { describeRecordings, recording } from '../connectors/recordings.ts';
 import { FastForwardClock } from '../support/clock.ts';
@@ -493,6 +494,39 @@ describe('the upstream HTTP layer', () => {
       let thrown: unknown;
       await read.catch((error: unknown) => (thrown = error));
       expect([thrown, calls, fake.hits.length]).to.deep.equal([stop, 1, 1]);
+    });
+  });
+
+  describe('pacing', () => {
+    it("a read of another host of the source (BLS's LABSTAT files) has a lane of its own: the API answers while a list is still being read", async () => {
+      const labstat = await startFakeUpstream(() => clock.now());
+      try {
+        labstat.on('/ce/ce.series', { body: 'series_id\tseries_title\n'.repeat(50_000), contentType: 'text/plain' });
+        fake.on('/timeseries/data/', json({ status: 'REQUEST_SUCCEEDED', Results: { series: [] } }));
+        const limiter = new HostGroupLimiter(undefined, clock); // BLS's own limit: one request at a time
+        const client = new UpstreamClient({ sources: { BLS: { url: fake.url } }, cache: new MemoryCache(), limiter, clock });
+        let firstPiece!: () => void;
+        const listStarted = new Promise<void>((resolve) => (firstPiece = resolve));
+        let finishList!: () => void;
+        const listMayGoOn = new Promise<void>((resolve) => (finishList = resolve));
+        const list = client.readText('bls', { baseUrl: labstat.url, path: '/ce/ce.series', maxBodyBytes: 16 * 1024 ** 2, kind: 'catalogue' }, async () => {
+          firstPiece();
+          await listMayGoOn;
+        });
+        await listStarted;
+        const api = await client.getJson('bls', { path: '/timeseries/data/' });
+        const listStillRead = limiter.pending('bls', new URL(labstat.url).host);
+        finishList();
+        await list;
+        expect([api.body, listStillRead, fake.hits.length, labstat.hits.length]).to.deep.equal([
+          { status: 'REQUEST_SUCCEEDED', Results: { series: [] } },
+          1,
+          1,
+          1,
+        ]);
+      } finally {
+        await labstat.close();
+      }
     });
   });
 

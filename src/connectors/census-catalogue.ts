@@ -19,6 +19,7 @@ import { UpstreamError } from '../upstream/errors.ts';
 import { CatalogueIndex, indexOf, type Match } from '../statistics/catalogue-index.ts';
 import { catalogue } from '../statistics/catalogues.ts';
 import { formatSeriesId } from '../statistics/series-id.ts';
+import { JsonItems, readJsonItems } from './json-items.ts';
 
 const SOURCE = 'census' as const;
 /** data.json lists every dataset of every vintage: larger than a data answer. */
@@ -71,43 +72,78 @@ export function catalogueAddress(baseUrl: string): { baseUrl: string; path: stri
   return { baseUrl: baseUrl.slice(0, slash), path: `/${baseUrl.slice(slash + 1)}.json` };
 }
 
-/** data.json → its time-series datasets (a dataset without path parts or title is skipped). */
-export function readDatasets(body: unknown): Array<CensusDataset & { description?: string }> {
-  const datasets = obj(body).dataset;
-  return (Array.isArray(datasets) ? datasets.map(obj) : []).flatMap((dataset) => {
-    const parts = Array.isArray(dataset.c_dataset) ? dataset.c_dataset.filter((part): part is string => typeof part === 'string') : [];
-    const title = text(dataset.title);
-    if (dataset.c_isTimeseries !== true || parts.length === 0 || !title) return [];
-    const vintage = dataset.c_vintage;
-    const path = [...(typeof vintage === 'number' || typeof vintage === 'string' ? [String(vintage)] : []), ...parts].join('/');
-    return [{ path, title, temporal: text(dataset.temporal), description: text(dataset.description)?.slice(0, 400) }];
-  });
+export type CatalogueDataset = CensusDataset & { description?: string };
+
+/** One dataset of data.json, if it is a time series (one without path parts or title is skipped). */
+export function datasetOf(entry: unknown): CatalogueDataset | undefined {
+  const dataset = obj(entry);
+  const parts = Array.isArray(dataset.c_dataset) ? dataset.c_dataset.filter((part): part is string => typeof part === 'string') : [];
+  const title = text(dataset.title);
+  if (dataset.c_isTimeseries !== true || parts.length === 0 || !title) return undefined;
+  const vintage = dataset.c_vintage;
+  const path = [...(typeof vintage === 'number' || typeof vintage === 'string' ? [String(vintage)] : []), ...parts].join('/');
+  return { path, title, temporal: text(dataset.temporal), description: text(dataset.description)?.slice(0, 400) };
 }
 
 const NOT_SERIES = new Set(['for', 'in', 'ucgid', 'time', 'NAME', 'GEO_ID', 'GEONAME']);
 
-/** variables.json → the variables that hold numbers (geography, time and predicate-only ones left out). */
-export function readVariables(body: unknown): CensusVariable[] {
-  return Object.entries(obj(obj(body).variables)).flatMap(([name, value]) => {
-    const variable = obj(value);
-    const label = text(variable.label);
-    if (NOT_SERIES.has(name) || variable.predicateOnly === true || !label) return [];
-    if (!['int', 'float'].includes(String(variable.predicateType))) return [];
-    return [{ name, label: label.replace(/!!/g, ' ').replace(/:(?=\s|$)/g, ''), concept: text(variable.concept) }];
-  });
+/** One entry of variables.json, if it holds numbers (geography, time and predicate-only ones left out). */
+export function variableOf(name: string, entry: unknown): CensusVariable | undefined {
+  const variable = obj(entry);
+  const label = text(variable.label);
+  if (NOT_SERIES.has(name) || variable.predicateOnly === true || !label) return undefined;
+  if (!['int', 'float'].includes(String(variable.predicateType))) return undefined;
+  return { name, label: label.replace(/!!/g, ' ').replace(/:(?=\s|$)/g, ''), concept: text(variable.concept) };
+}
+
+/** Where a catalogue answer's entries are (a path of JsonItems), and what one of them gives. */
+interface Shape<T> {
+  path: string;
+  entryOf: (entry: unknown, key: string | number | undefined) => T | undefined;
+}
+const DATASETS: Shape<CatalogueDataset> = { path: '$.dataset.*', entryOf: (entry) => datasetOf(entry) };
+const VARIABLES: Shape<CensusVariable> = { path: '$.variables.*', entryOf: (entry, name) => variableOf(String(name), entry) };
+
+/** The entries of a catalogue answer, gathered as they stream: `take` is handed each value at the shape's path. */
+function entriesReader<T>(shape: Shape<T>) {
+  const entries: T[] = [];
+  const take = (value: unknown, key: string | number | undefined) => {
+    const entry = shape.entryOf(value, key);
+    if (entry) entries.push(entry);
+  };
+  return { entries, take, path: shape.path };
+}
+
+/** data.json's text, in pieces → its time-series datasets (for tests; the server reads it as it streams). */
+export function readDatasets(...pieces: string[]): CatalogueDataset[] {
+  return readWhole(DATASETS, pieces);
+}
+
+/** variables.json's text, in pieces → the variables that hold numbers. */
+export function readVariables(...pieces: string[]): CensusVariable[] {
+  return readWhole(VARIABLES, pieces);
+}
+
+function readWhole<T>(shape: Shape<T>, pieces: string[]): T[] {
+  const reader = entriesReader(shape);
+  const items = new JsonItems(reader.path, reader.take);
+  for (const piece of pieces) items.write(piece);
+  items.end();
+  return reader.entries;
 }
 
 export async function readDatasetList(upstream: UpstreamClient): Promise<DatasetList> {
   const address = catalogueAddress(upstream.source(SOURCE).baseUrl);
-  const answer = await upstream.getJson(SOURCE, { ...address, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES });
-  const found = readDatasets(answer.body);
+  const reader = entriesReader(DATASETS);
+  const read = await readJsonItems(upstream, SOURCE, { ...address, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES }, reader.path, reader.take);
+  const found = reader.entries;
   if (found.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the dataset catalogue named no time-series dataset`);
   const index = new CatalogueIndex();
   await index.addAll(found.map((dataset) => ({ id: dataset.path, title: dataset.title, text: dataset.description })));
   return {
     index,
     datasets: new Map(found.map((dataset) => [dataset.path, { path: dataset.path, title: dataset.title, temporal: dataset.temporal }])),
-    retrievedAt: answer.retrievedAt,
+    retrievedAt: read.retrievedAt,
   };
 }
 
@@ -118,8 +154,15 @@ export function datasetList(upstream: UpstreamClient): Promise<DatasetList> {
 /** A dataset's variables, read once and kept. */
 export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<CensusVariable[]> {
   return catalogue(upstream, `${SOURCE}:variables:${dataset}`, async (shared) => {
-    const answer = await shared.getJson(SOURCE, { path: `/${dataset}/variables.json`, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES });
-    return readVariables(answer.body);
+    const reader = entriesReader(VARIABLES);
+    await readJsonItems(
+      shared,
+      SOURCE,
+      { path: `/${dataset}/variables.json`, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES },
+      reader.path,
+      reader.take,
+    );
+    return reader.entries;
   });
 }
 

@@ -77,6 +77,16 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
     expect(stats.fake.hitsOn('/census.json')[0]!.query.get('key')).to.equal('test-census-key');
   });
 
+  it('Census: a dataset list cut short is a bad body: with no other source asked, a 502 that costs nothing', async () => {
+    const catalogue = recording('census', 'data-json-catalogue-excerpt.json');
+    stats.fake.on('/census.json', text(catalogue.slice(0, catalogue.length / 2), 'application/json'));
+    const result = await stats.charged('find_series', { query: 'poverty rate all ages', sources: ['census'], limit: 2 });
+    expectNotCharged(result, 502, 'upstream_error');
+    expect(result.answer.body.error.message).to.equal(
+      'no source answered: census answered something that is not whole JSON (Tokenizer ended in the middle of a token (state: STRING_DEFAULT))',
+    );
+  });
+
   it('Census: an Economic Indicators dataset offers the code combinations of its latest rows, and get_series asks for one of them', async () => {
     // The real dataset list; New Residential Construction's rows are hand-made, shaped as Census's developer page documents them.
     stats.fake.on('/census.json', recorded('census', 'data-json-catalogue-excerpt.json'));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CATALOGUE_SURVEYS, pack, readSeriesList, SeriesListReader, unpack } from '../../src/connectors/bls-catalogue.ts';
-import { catalogueAddress, readDatasets, readIndicatorSeries, readVariables } from '../../src/connectors/census-catalogue.ts';
+import { catalogueAddress, datasetOf, readDatasets, readIndicatorSeries, readVariables } from '../../src/connectors/census-catalogue.ts';
 import { keyCodes, measureDimension, readAvailability, readDataflows, readStructure, refOf, type Structure } from '../../src/connectors/oecd-catalogue.ts';
 import { CatalogueIndex, expandQuery, STORED_FROM, type IndexedEntry } from '../../src/statistics/catalogue-index.ts';
 import { CatalogueStore } from '../../src/statistics/catalogues.ts';
@@ -324,7 +324,7 @@ describe('catalogue readers on real answers', () => {
   });
 
   it('Census: reads the recorded data.json excerpt, keeping only the time-series datasets, and finds housing starts and total population among them', async () => {
-    const datasets = readDatasets(JSON.parse(recording('census', 'data-json-catalogue-excerpt.json')));
+    const datasets = readDatasets(recording('census', 'data-json-catalogue-excerpt.json'));
     // County Business Patterns 1986 and the 2012 population projections are not time series: left out.
     expect(datasets.map(({ path, title }) => [path, title])).to.deep.equal([
       ['timeseries/eits/qss', 'Time Series Economic Indicators Time Series -: Quarterly Services Survey'],
@@ -356,6 +356,17 @@ describe('catalogue readers on real answers', () => {
     expect(index.find('total population United States', 1).map((match) => match.id)).to.deep.equal(['timeseries/idb/1year']);
   });
 
+  it('Census: reads data.json piece by piece as it streams just as JSON.parse reads it whole, wherever the pieces are cut', () => {
+    const text = recording('census', 'data-json-catalogue-excerpt.json');
+    const parsed = (JSON.parse(text) as { dataset: unknown[] }).dataset.flatMap((entry) => datasetOf(entry) ?? []);
+    expect(parsed).to.have.length(8);
+    for (const size of [1, 7, 4096, 65_536]) {
+      const pieces = [];
+      for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
+      expect(readDatasets(...pieces), `pieces of ${size} characters`).to.deep.equal(parsed);
+    }
+  });
+
   it('Census: an Economic Indicators answer gives each code combination once; a code a seriesId could not carry is left out', () => {
     const rows = [
       ['category_code', 'data_type_code', 'seasonally_adj', 'time', 'us'],
@@ -384,13 +395,15 @@ describe('catalogue readers on real answers', () => {
   it('Census: data.json sits beside the data folder; variables keep numbers only, labels without "!!"', () => {
     expect(catalogueAddress('https://api.census.gov/data')).to.deep.equal({ baseUrl: 'https://api.census.gov', path: '/data.json' });
     expect(
-      readVariables({
-        variables: {
-          for: { label: "Census API FIPS 'for' clause", predicateType: 'fips-for', predicateOnly: true },
-          NAME: { label: 'Geographic Area Name', predicateType: 'string' },
-          B01001_001E: { label: 'Estimate!!Total:', concept: 'SEX BY AGE', predicateType: 'int' },
-        },
-      }),
+      readVariables(
+        JSON.stringify({
+          variables: {
+            for: { label: "Census API FIPS 'for' clause", predicateType: 'fips-for', predicateOnly: true },
+            NAME: { label: 'Geographic Area Name', predicateType: 'string' },
+            B01001_001E: { label: 'Estimate!!Total:', concept: 'SEX BY AGE', predicateType: 'int' },
+          },
+        }),
+      ),
     ).to.deep.equal([{ name: 'B01001_001E', label: 'Estimate Total', concept: 'SEX BY AGE' }]);
   });
 });

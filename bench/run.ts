@@ -1,6 +1,7 @@
 /** npm run bench: every benchmark of the project, each printing figures measured side by side in one run; `npm run bench -- <name> [options]` runs the one named. */
 import { runBreakerBench } from './breaker-skip.ts';
 import { runCataloguesBench } from './catalogues.ts';
+import { runCensusCatalogueBench } from './census-catalogue.ts';
 import { runFanoutBench } from './fanout.ts';
 import { runOpenapiDiffBench } from './openapi-diff.ts';
 import { runServerOverheadBench } from './server-overhead.ts';
@@ -15,6 +16,7 @@ const benches: Array<[string, (options: string[]) => Promise<void>]> = [
   ['OpenAPI diff', runOpenapiDiffBench],
   ['catalogues', runCataloguesBench],
   ['structures', runStructuresBench],
+  ['census catalogue', runCensusCatalogueBench],
 ];
 
 for (const [name, run] of benches) {

@@ -16,28 +16,10 @@ import { readStructure, structureOf } from '../src/connectors/oecd-catalogue.ts'
 import { MemoryCache } from '../src/upstream/cache.ts';
 import { UpstreamClient } from '../src/upstream/client.ts';
 import { startFakeUpstream } from '../test/support/fake-upstream.ts';
+import { longestPause, median } from './pauses.ts';
 
 const RECORDINGS = fileURLToPath(new URL('../test/recordings/oecd/', import.meta.url));
 const ROUNDS = 11;
-
-/** The longest pause of the event loop while `work` runs (a timer asked to fire every millisecond). */
-async function longestPause(work: () => unknown): Promise<number> {
-  let longest = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 1);
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  last = performance.now();
-  await work();
-  longest = Math.max(longest, performance.now() - last);
-  clearInterval(timer);
-  return longest;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function runStructuresBench(args: string[] = []): Promise<void> {
   const folderAt = args.indexOf('--structures');

@@ -132,18 +132,23 @@ function readWhole<T>(shape: Shape<T>, pieces: string[]): T[] {
   return reader.entries;
 }
 
-export async function readDatasetList(upstream: UpstreamClient): Promise<DatasetList> {
+/** data.json's time-series datasets, read as it streams. */
+export async function readDatasetEntries(upstream: UpstreamClient): Promise<{ found: CatalogueDataset[]; retrievedAt: string }> {
   const address = catalogueAddress(upstream.source(SOURCE).baseUrl);
   const reader = entriesReader(DATASETS);
   const read = await readJsonItems(upstream, SOURCE, { ...address, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES }, reader.path, reader.take);
-  const found = reader.entries;
+  return { found: reader.entries, retrievedAt: read.retrievedAt };
+}
+
+export async function readDatasetList(upstream: UpstreamClient): Promise<DatasetList> {
+  const { found, retrievedAt } = await readDatasetEntries(upstream);
   if (found.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the dataset catalogue named no time-series dataset`);
   const index = new CatalogueIndex();
   await index.addAll(found.map((dataset) => ({ id: dataset.path, title: dataset.title, text: dataset.description })));
   return {
     index,
     datasets: new Map(found.map((dataset) => [dataset.path, { path: dataset.path, title: dataset.title, temporal: dataset.temporal }])),
-    retrievedAt: read.retrievedAt,
+    retrievedAt,
   };
 }
 

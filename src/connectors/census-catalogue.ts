@@ -104,14 +104,12 @@ interface Shape<T> {
 const DATASETS: Shape<CatalogueDataset> = { path: '$.dataset.*', entryOf: (entry) => datasetOf(entry) };
 const VARIABLES: Shape<CensusVariable> = { path: '$.variables.*', entryOf: (entry, name) => variableOf(String(name), entry) };
 
-/** The entries of a catalogue answer, gathered as they stream: `take` is handed each value at the shape's path. */
-function entriesReader<T>(shape: Shape<T>) {
-  const entries: T[] = [];
-  const take = (value: unknown, key: string | number | undefined) => {
+/** A taker of JsonItems values that keeps, in `entries`, what the shape makes of each. */
+function collecting<T>(shape: Shape<T>, entries: T[]) {
+  return (value: unknown, key: string | number | undefined) => {
     const entry = shape.entryOf(value, key);
     if (entry) entries.push(entry);
   };
-  return { entries, take, path: shape.path };
 }
 
 /** data.json's text, in pieces → its time-series datasets (for tests; the server reads it as it streams). */
@@ -125,19 +123,25 @@ export function readVariables(...pieces: string[]): CensusVariable[] {
 }
 
 function readWhole<T>(shape: Shape<T>, pieces: string[]): T[] {
-  const reader = entriesReader(shape);
-  const items = new JsonItems(reader.path, reader.take);
+  const entries: T[] = [];
+  const items = new JsonItems(shape.path, collecting(shape, entries));
   for (const piece of pieces) items.write(piece);
   items.end();
-  return reader.entries;
+  return entries;
+}
+
+/** A catalogue answer's entries, read as it streams. */
+async function readEntries<T>(upstream: UpstreamClient, shape: Shape<T>, address: { baseUrl?: string; path: string }) {
+  const entries: T[] = [];
+  const request = { ...address, key: { query: 'key' as const }, maxBodyBytes: CATALOGUE_MAX_BYTES };
+  const read = await readJsonItems(upstream, SOURCE, request, shape.path, collecting(shape, entries));
+  return { entries, retrievedAt: read.retrievedAt };
 }
 
 /** data.json's time-series datasets, read as it streams. */
 export async function readDatasetEntries(upstream: UpstreamClient): Promise<{ found: CatalogueDataset[]; retrievedAt: string }> {
-  const address = catalogueAddress(upstream.source(SOURCE).baseUrl);
-  const reader = entriesReader(DATASETS);
-  const read = await readJsonItems(upstream, SOURCE, { ...address, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES }, reader.path, reader.take);
-  return { found: reader.entries, retrievedAt: read.retrievedAt };
+  const { entries, retrievedAt } = await readEntries(upstream, DATASETS, catalogueAddress(upstream.source(SOURCE).baseUrl));
+  return { found: entries, retrievedAt };
 }
 
 export async function readDatasetList(upstream: UpstreamClient): Promise<DatasetList> {
@@ -158,17 +162,11 @@ export function datasetList(upstream: UpstreamClient): Promise<DatasetList> {
 
 /** A dataset's variables, read once and kept. */
 export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<CensusVariable[]> {
-  return catalogue(upstream, `${SOURCE}:variables:${dataset}`, async (shared) => {
-    const reader = entriesReader(VARIABLES);
-    await readJsonItems(
-      shared,
-      SOURCE,
-      { path: `/${dataset}/variables.json`, key: { query: 'key' }, maxBodyBytes: CATALOGUE_MAX_BYTES },
-      reader.path,
-      reader.take,
-    );
-    return reader.entries;
-  });
+  return catalogue(
+    upstream,
+    `${SOURCE}:variables:${dataset}`,
+    async (shared) => (await readEntries(shared, VARIABLES, { path: `/${dataset}/variables.json` })).entries,
+  );
 }
 
 const SERIES_ID_CODE = /^[^&=?\s]+$/;

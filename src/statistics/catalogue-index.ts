@@ -107,6 +107,11 @@ const LOOSE_SHORTLIST = 100;
 export const STORED_FROM = 5000;
 /** Entries added between two turns of the event loop, and the work on a large index between two turns once all are in. */
 const CHUNK = 1000;
+/**
+ * Entries indexed in the heap between two turns: fewer, as each is indexed then and there (OECD's
+ * dataflows, descriptions of up to 3,700 characters, took 90 ms or more per thousand).
+ */
+const HEAP_CHUNK = 50;
 const MERGE_PAGES = 200;
 const TERMS_PER_TURN = 200;
 
@@ -125,9 +130,13 @@ const askable = (term: string) => /[\p{L}\p{N}]/u.test(term);
 const quoted = (word: string) => `"${word.replace(/"/g, '""')}"`;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** A small index: MiniSearch over the entries, which are held with it. */
+/**
+ * A small index: MiniSearch over the entries, which are held with it without their further words
+ * (`text`, a description of up to a few thousand characters: the index has its words, and a search
+ * needs no more).
+ */
 class HeapEntries {
-  readonly entries = new Map<string, IndexedEntry>();
+  readonly entries = new Map<string, Omit<IndexedEntry, 'text'>>();
   readonly search = new MiniSearch<CatalogueEntry>({ fields: ['title', 'text'], storeFields: [], processTerm });
   /** How many entries hold each word. */
   private readonly holding = new Map<string, number>();
@@ -136,7 +145,7 @@ class HeapEntries {
     const fresh: IndexedEntry[] = [];
     for (const entry of entries) {
       if (this.entries.has(entry.id)) continue;
-      this.entries.set(entry.id, entry);
+      this.entries.set(entry.id, { id: entry.id, title: entry.title, group: entry.group, data: entry.data });
       fresh.push(entry);
       for (const term of termsOf(`${entry.title} ${entry.text ?? ''}`)) this.holding.set(term, (this.holding.get(term) ?? 0) + 1);
     }
@@ -341,6 +350,8 @@ export class CatalogueIndex {
    * lists left in the heap's pages: docs/benchmarks.md, run 35).
    */
   fill(): { add(entries: Iterable<IndexedEntry>): Promise<void>; end(): Promise<void>; abandon(): void } {
+    // Filled once: the heap keeps no further words of its entries, which a later move to a database would need.
+    if (this.size > 0) throw new Error('a catalogue index is filled once');
     let chunk: IndexedEntry[] = [];
     let held: IndexedEntry[] = [];
     const take = () => {
@@ -365,9 +376,9 @@ export class CatalogueIndex {
       },
       end: async () => {
         take();
-        for (let start = 0; start < held.length; start += CHUNK) {
+        for (let start = 0; start < held.length; start += HEAP_CHUNK) {
           if (start > 0) await nextTurn();
-          this.heap!.add(held.slice(start, start + CHUNK));
+          this.heap!.add(held.slice(start, start + HEAP_CHUNK));
         }
         held = [];
         await this.stored?.commit(nextTurn);
@@ -382,16 +393,16 @@ export class CatalogueIndex {
     this.heap!.add(entries);
   }
 
-  /** An entry as it was added (with its group and data). */
+  /** An entry as it was added (with its group and data; its further words only from a database file). */
   entry(id: string): IndexedEntry | undefined {
-    const found = this.stored ? this.stored.entry(id) : this.heap!.entries.get(id);
-    return found && { id: found.id, title: found.title, text: found.text, group: found.group, data: found.data };
+    if (this.stored) return this.stored.entry(id);
+    const found = this.heap!.entries.get(id);
+    return found && { id: found.id, title: found.title, group: found.group, data: found.data };
   }
 
-  /** The index leaves the heap for a database: what the heap held, then `entries`. */
+  /** The index leaves the heap for a database, with the entries held so far (the heap has indexed none: it is filled at the end). */
   private moveToStore(entries: IndexedEntry[]): void {
     this.stored = new StoredEntries(this.boosts);
-    this.stored.add(this.heap!.entries.values());
     this.stored.add(entries);
     this.heap = undefined;
   }

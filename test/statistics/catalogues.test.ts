@@ -38,6 +38,12 @@ describe('catalogue search', () => {
     expect(index.find('unemploy', 1).map((match) => match.id)).to.deep.equal(['b']);
     expect(index.find('unemploymnet', 3).map((match) => match.id)).to.include('a');
     expect(index.size).to.equal(3);
+    // The further words are searched, not kept beside the index; and an index is filled once.
+    expect([index.find('survey', 1).map((match) => match.id), index.entry('a')]).to.deep.equal([
+      ['a'],
+      { id: 'a', title: 'Unemployment rate, total', group: undefined, data: undefined },
+    ]);
+    expect(() => index.fill()).to.throw('a catalogue index is filled once');
   });
 
   it('keeps a large catalogue in a database file and ranks it as a small one: title first, prefixes, near spellings, boosts', async () => {

@@ -8,11 +8,14 @@
  * By default the repository's recorded excerpts are read (small); `--structures <folder>` reads
  * every `*.xml` of that folder instead (whole answers, as downloaded from
  * `sdmx.oecd.org/public/rest/dataflow/{agency}/{id}/{version}?references=all&detail=referencepartial`).
+ * `--dataflows <file>` also reads a whole dataflow list (`…/dataflow/all/all/latest`) the same two
+ * ways, each with its index built (readDataflowList as it streams; readDataflows, then dataflowIndex).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readStructure, structureOf } from '../src/connectors/oecd-catalogue.ts';
+import { dataflowIndex, readDataflowList, readDataflows, readStructure, structureOf } from '../src/connectors/oecd-catalogue.ts';
+import { PRESET_WORDS } from '../src/connectors/oecd.ts';
 import { MemoryCache } from '../src/upstream/cache.ts';
 import { UpstreamClient } from '../src/upstream/client.ts';
 import { startFakeUpstream } from '../test/support/fake-upstream.ts';
@@ -49,6 +52,22 @@ export async function runStructuresBench(args: string[] = []): Promise<void> {
       const [asStreamed, asWhole] = [median(streamed), median(whole)];
       console.log(
         `  ${file} (${(Buffer.byteLength(body) / 1024).toFixed(0)} KB): read as it streams ${asStreamed.toFixed(1)} ms, parsed whole ${asWhole.toFixed(1)} ms (${(asWhole / asStreamed).toFixed(1)} x)`,
+      );
+    }
+    const listAt = args.indexOf('--dataflows');
+    if (listAt >= 0) {
+      const body = readFileSync(args[listAt + 1]!, 'utf8');
+      fake.on('/oecd/dataflow/all/all/latest', { body, contentType: 'application/vnd.sdmx.structure+xml; version=2.1' });
+      const read = { streamed: () => readDataflowList(upstream, PRESET_WORDS), whole: () => dataflowIndex(readDataflows(body), PRESET_WORDS) };
+      const pauses = { streamed: [] as number[], whole: [] as number[] };
+      await read.streamed();
+      for (let round = 0; round < ROUNDS; round += 1) {
+        pauses.streamed.push(await longestPause(read.streamed));
+        pauses.whole.push(await longestPause(read.whole));
+      }
+      const [asStreamed, asWhole] = [median(pauses.streamed), median(pauses.whole)];
+      console.log(
+        `  dataflow list ${args[listAt + 1]} (${(Buffer.byteLength(body) / 1024).toFixed(0)} KB), indexed: read as it streams ${asStreamed.toFixed(1)} ms, parsed whole ${asWhole.toFixed(1)} ms (${(asWhole / asStreamed).toFixed(1)} x)`,
       );
     }
   } finally {

@@ -92,7 +92,8 @@ export function readDataflows(body: string): Array<DataflowRef & { description?:
 
 function dataflowsOf(parts: StructureParts): Array<DataflowRef & { description?: string }> {
   return parts.dataflows.flatMap(({ id, agency, version, name, description }) =>
-    id && agency && version ? [{ agency, id, version, name: name ?? id, description: description?.slice(0, 400) }] : [],
+    // The whole description is indexed (and then let go): KEI's names "interest rates" only after its first 400 characters.
+    id && agency && version ? [{ agency, id, version, name: name ?? id, description }] : [],
   );
 }
 
@@ -162,21 +163,37 @@ export function measureDimension(structure: Structure): Dimension | undefined {
   );
 }
 
-export async function readDataflowList(upstream: UpstreamClient): Promise<DataflowList> {
+/**
+ * The dataflows' index: each by its name, then its description and the words `wordsOf` gives it
+ * (the titles of much-used series it holds: a ranking aid, found only when the list names the
+ * dataflow).
+ */
+export async function dataflowIndex(
+  flows: ReadonlyArray<DataflowRef & { description?: string }>,
+  wordsOf: ReadonlyMap<string, string> = new Map(),
+): Promise<CatalogueIndex> {
+  const index = new CatalogueIndex();
+  await index.addAll(
+    flows.map((flow) => ({ id: refOf(flow), title: flow.name, text: [flow.description, wordsOf.get(flow.id)].filter(Boolean).join(' ') || undefined })),
+  );
+  return index;
+}
+
+/** The dataflow list, indexed (`wordsOf`: words added to a dataflow by its id, see dataflowIndex). */
+export async function readDataflowList(upstream: UpstreamClient, wordsOf?: ReadonlyMap<string, string>): Promise<DataflowList> {
   const message = await readMessage(upstream, { path: '/dataflow/all/all/latest' });
   const found = dataflowsOf(message.parts);
   if (found.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the dataflow list named no dataflow`);
-  const index = new CatalogueIndex();
-  await index.addAll(found.map((flow) => ({ id: refOf(flow), title: flow.name, text: flow.description })));
   return {
-    index,
+    index: await dataflowIndex(found, wordsOf),
     flows: new Map(found.map((flow) => [refOf(flow), { agency: flow.agency, id: flow.id, version: flow.version, name: flow.name }])),
     retrievedAt: message.retrievedAt,
   };
 }
 
-export function dataflowList(upstream: UpstreamClient): Promise<DataflowList> {
-  return catalogue(upstream, `${SOURCE}:dataflows`, (shared) => readDataflowList(shared));
+/** The dataflow list, read once and kept (`wordsOf` is the same at every call). */
+export function dataflowList(upstream: UpstreamClient, wordsOf?: ReadonlyMap<string, string>): Promise<DataflowList> {
+  return catalogue(upstream, `${SOURCE}:dataflows`, (shared) => readDataflowList(shared, wordsOf));
 }
 
 /**

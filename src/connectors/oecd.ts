@@ -121,6 +121,16 @@ export function parseData(csv: string, flow: Dataflow): { series: SdmxSeries | u
   return pickSeries(readSdmxCsv(csv, flow.dimensions));
 }
 
+/** The presets' titles by dataflow id: their words also find their dataflow in the list ("bond yields" finds KEI). */
+export const PRESET_WORDS: ReadonlyMap<string, string> = new Map(
+  [...new Set(PRESETS.map((preset) => preset.flow))].map((flow) => [
+    flow,
+    PRESETS.filter((preset) => preset.flow === flow)
+      .map((preset) => preset.title)
+      .join(' '),
+  ]),
+);
+
 /** Dataflows whose structures are read for one search: the best matches of the dataflow list. */
 export const FLOWS_PER_SEARCH = 3;
 /** A preset's measure weighs this much more than another of the same match. */
@@ -154,7 +164,7 @@ export async function searchDataflows(upstream: UpstreamClient, search: SeriesSe
   // OECD series are per country: without a country in the query there is nothing definite to offer.
   if (!search.country) return notApplicable();
   const country = search.country;
-  const catalogue = await dataflowList(upstream);
+  const catalogue = await dataflowList(upstream, PRESET_WORDS);
   const flows = catalogue.index.find(search.topic, FLOWS_PER_SEARCH).map((match) => catalogue.flows.get(match.id)!);
   // A dataflow whose structure or availability cannot be read is left out; only when all fail is OECD a failed source.
   const settled = await Promise.allSettled(flows.map((flow) => measuresOf(upstream, flow, country.iso3)));

@@ -1,13 +1,23 @@
 import { expect } from 'chai';
 import { CATALOGUE_SURVEYS, pack, readSeriesList, SeriesListReader, unpack } from '../../src/connectors/bls-catalogue.ts';
 import { catalogueAddress, datasetOf, readDatasets, readIndicatorSeries, readVariables } from '../../src/connectors/census-catalogue.ts';
-import { keyCodes, measureDimension, readAvailability, readDataflows, readStructure, refOf, type Structure } from '../../src/connectors/oecd-catalogue.ts';
+import {
+  dataflowIndex,
+  keyCodes,
+  measureDimension,
+  readAvailability,
+  readDataflows,
+  readStructure,
+  refOf,
+  type Structure,
+} from '../../src/connectors/oecd-catalogue.ts';
 import { CatalogueIndex, expandQuery, STORED_FROM, type IndexedEntry } from '../../src/statistics/catalogue-index.ts';
 import { CatalogueStore } from '../../src/statistics/catalogues.ts';
 import { recording, recordingsFolder } from '../connectors/recordings.ts';
 import { readStructureParts, StructureReader } from '../../src/connectors/sdmx-structure-reader.ts';
 import type { UpstreamError } from '../../src/upstream/errors.ts';
 import { readdirSync } from 'node:fs';
+import { PRESET_WORDS } from '../../src/connectors/oecd.ts';
 
 /** CES0500000003 as its line in the recorded ce.series reads. */
 const AVERAGE_HOURLY_EARNINGS = {
@@ -201,6 +211,30 @@ describe('catalogue readers on real answers', () => {
     await index.addAll(flows.map((flow) => ({ id: refOf(flow), title: flow.name, text: flow.description })));
     expect(index.find('gross domestic product by region', 1).map((match) => match.id)).to.deep.equal(['OECD.CFE.EDS,DSD_REG_ECO@DF_GDP,2.4']);
     expect(index.find('population by age', 1).map((match) => match.id)).to.deep.equal(['OECD.CFE.EDS,DSD_REG_DEMO@DF_POP_BROAD,2.0']);
+  });
+
+  it('OECD: a dataflow is found by any word of its description, and by the titles of the much-used series it holds', async () => {
+    // Every Dataflow element recorded: the four of the list excerpt, and those of the structure answers (KEI, financial market, labour, prices).
+    const messages = readdirSync(recordingsFolder('oecd')).filter((file) => file.endsWith('.xml'));
+    const flows = [...new Map(messages.flatMap((file) => readDataflows(recording('oecd', file))).map((flow) => [refOf(flow), flow])).values()];
+    expect(flows.map((flow) => flow.id).sort()).to.deep.equal([
+      'DSD_FUA_CLIM@DF_CLIM_PROJ',
+      'DSD_KEI@DF_KEI',
+      'DSD_LFS@DF_IALFS_INDIC',
+      'DSD_PRICES@DF_PRICES_ALL',
+      'DSD_REG_DEMO@DF_POP_BROAD',
+      'DSD_REG_ECO@DF_GDP',
+      'DSD_REG_LAB@DF_RATES',
+      'DSD_STES@DF_FINMARK',
+    ]);
+    const kei = flows.find((flow) => flow.id === 'DSD_KEI@DF_KEI')!;
+    // KEI names its interest rates only after the first 400 characters of its description.
+    expect([kei.description!.indexOf('interest rates') > 400, kei.name]).to.deep.equal([true, 'Key short-term economic indicators']);
+    const index = await dataflowIndex(flows, PRESET_WORDS);
+    expect(index.find('interest rates', 1).map((match) => match.id)).to.deep.equal(['OECD.SDD.STES,DSD_KEI@DF_KEI,4.0']);
+    // "interbank" is in no name or description: it is in the title of KEI's short-term rate preset.
+    expect(index.find('interbank', 1).map((match) => match.id)).to.deep.equal(['OECD.SDD.STES,DSD_KEI@DF_KEI,4.0']);
+    expect((await dataflowIndex(flows)).find('interbank', 1)).to.deep.equal([]);
   });
 
   it("OECD: reads the recorded structure of the infra-annual labour statistics: the dimensions in key order, the codes' English labels", () => {

@@ -144,13 +144,18 @@ export async function readDatasetEntries(upstream: UpstreamClient): Promise<{ fo
   return { found: entries, retrievedAt };
 }
 
+/** The datasets' index: each by its title, then its description. */
+export async function datasetIndex(found: readonly CatalogueDataset[]): Promise<CatalogueIndex> {
+  const index = new CatalogueIndex();
+  await index.addAll(found.map((dataset) => ({ id: dataset.path, title: dataset.title, text: dataset.description })));
+  return index;
+}
+
 export async function readDatasetList(upstream: UpstreamClient): Promise<DatasetList> {
   const { found, retrievedAt } = await readDatasetEntries(upstream);
   if (found.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the dataset catalogue named no time-series dataset`);
-  const index = new CatalogueIndex();
-  await index.addAll(found.map((dataset) => ({ id: dataset.path, title: dataset.title, text: dataset.description })));
   return {
-    index,
+    index: await datasetIndex(found),
     datasets: new Map(found.map((dataset) => [dataset.path, { path: dataset.path, title: dataset.title, temporal: dataset.temporal }])),
     retrievedAt,
   };

@@ -122,13 +122,9 @@ export function parseData(csv: string, flow: Dataflow): { series: SdmxSeries | u
 }
 
 /** The presets' titles by dataflow id: their words also find their dataflow in the list ("bond yields" finds KEI). */
-export const PRESET_WORDS: ReadonlyMap<string, string> = new Map(
-  [...new Set(PRESETS.map((preset) => preset.flow))].map((flow) => [
-    flow,
-    PRESETS.filter((preset) => preset.flow === flow)
-      .map((preset) => preset.title)
-      .join(' '),
-  ]),
+export const PRESET_WORDS: ReadonlyMap<string, string> = PRESETS.reduce(
+  (words, preset) => words.set(preset.flow, [words.get(preset.flow), preset.title].filter(Boolean).join(' ')),
+  new Map<string, string>(),
 );
 
 /** Dataflows whose structures are read for one search: the best matches of the dataflow list. */

@@ -37,17 +37,26 @@ describeOnEachEngine('the per-key rate limit across two server processes', (engi
         this.timeout(120_000);
         const caller = await newCaller(engine.db, 0);
         const statuses: number[] = [];
+        let busy = 0;
         let next = 0;
         const worker = async (): Promise<void> => {
           while (next < CALLS) {
             const index = next++;
-            const answer = await call(processes[index % 2]!.baseUrl, '/api/v1/list_capabilities', { key: caller.key, body: {} });
+            let answer = await call(processes[index % 2]!.baseUrl, '/api/v1/list_capabilities', { key: caller.key, body: {} });
+            // A 503 (SQLite busy past its wait, on a loaded machine) says to try again, as a client does.
+            for (let retry = 0; answer.status === 503 && retry < 5; retry += 1) {
+              busy += 1;
+              answer = await call(processes[index % 2]!.baseUrl, '/api/v1/list_capabilities', { key: caller.key, body: {} });
+            }
             statuses.push(answer.status);
           }
         };
         await Promise.all(Array.from({ length: AT_ONCE }, worker));
         const counted = statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
-        expect(counted).to.deep.equal({ 200: LIMIT, 429: CALLS - LIMIT });
+        // A 503 may come after the key's count took its point (the account's count was busy): each may cost one of the 60.
+        // Without a 503, exactly 60 answered.
+        const answered = counted[200] ?? 0;
+        expect([LIMIT - busy <= answered && answered <= LIMIT, counted]).to.deep.equal([true, { 200: answered, 429: CALLS - answered }]);
       });
     });
   }

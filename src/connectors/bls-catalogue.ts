@@ -11,6 +11,7 @@ import { sources } from '../../generated/tools.ts';
 import { CatalogueIndex, type IndexedEntry } from '../statistics/catalogue-index.ts';
 import { catalogue } from '../statistics/catalogues.ts';
 import type { Frequency } from '../statistics/series.ts';
+import { detached } from './detached.ts';
 
 const SOURCE = 'bls' as const;
 export const LABSTAT_HOST = 'https://download.bls.gov/pub/time.series';
@@ -73,12 +74,6 @@ export function labstatBase(upstream: UpstreamClient): string {
   const base = upstream.source(SOURCE).baseUrl;
   return base === sources[SOURCE].baseUrl.replace(/\/+$/, '') ? LABSTAT_HOST : `${base}/labstat`;
 }
-
-/**
- * A copy of a cell that does not keep the whole file alive: a cut of a long string may point into
- * it, and a catalogue must hold only the fields it keeps.
- */
-const detached = (cell: string): string => (' ' + cell).slice(1);
 
 /**
  * A `<survey>.series` file read as it arrives, piece by piece: each piece's whole lines give their

@@ -10,8 +10,13 @@
  * `xml:lang="en"`, else of its first one, with markup and runs of spaces removed.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { detached } from './detached.ts';
 
-const trimmed = (value: string | undefined) => value?.trim() || undefined;
+/** An attribute's value as kept: trimmed, and not a view into the piece it was read from. */
+const trimmed = (value: string | undefined) => {
+  const text = value?.trim();
+  return text ? detached(text) : undefined;
+};
 
 export interface DataflowParts {
   id?: string;
@@ -57,13 +62,12 @@ class Texts {
   }
   english(): string | undefined {
     const node = this.found.find((one) => one.lang === 'en') ?? this.found[0];
-    const text = node?.text.trim();
-    return text
-      ? text
-          .replace(/<[^>]*>/g, ' ')
-          .replace(/\s+/g, ' ')
-          .trim() || undefined
-      : undefined;
+    const text = node?.text
+      .trim()
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    return text ? detached(text) : undefined;
   }
 }
 
@@ -133,7 +137,7 @@ export class StructureReader {
     } else if (name === 'DataStructure' && this.inside('Structures', 'DataStructures')) {
       this.parts.dataStructures += 1;
     } else if (name === 'Dimension' && this.parts.dataStructures === 1 && this.inside('DataStructure', 'DataStructureComponents', 'DimensionList')) {
-      this.dimension = { id: trimmed(attributes.id), position: attributes.position };
+      this.dimension = { id: trimmed(attributes.id), position: trimmed(attributes.position) };
       this.parts.dimensions.push(this.dimension);
     } else if (name === 'Ref' && this.dimension && this.inside('Dimension', 'LocalRepresentation', 'Enumeration')) {
       this.dimension.codelist = codelistKey(attributes);

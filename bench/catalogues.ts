@@ -11,7 +11,10 @@
  *
  * By default the repository's recorded excerpts are served (small); `--catalogues <folder>` serves
  * the whole files `ce.series`, `cu.series` and `ln.series` from that folder instead (as downloaded
- * from BLS or from the public repositories named in test/recordings/bls/README.md).
+ * from BLS or from the public repositories named in test/recordings/bls/README.md). With
+ * `--dataflows <file>` (OECD's dataflow list, SDMX-ML) and `--data-json <file>` (Census's dataset
+ * catalogue) those catalogues are loaded too, after the BLS lists, and counted in the size on the
+ * wire and in what grew.
  * The measuring process is started with the server's Node flags (src/node-flags.ts: V8 sizes its
  * young generation from them, which decides much of what stays resident).
  */
@@ -23,10 +26,14 @@ import { loadavg } from 'node:os';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { searchSeries } from '../src/connectors/bls.ts';
+import { datasetList } from '../src/connectors/census-catalogue.ts';
+import { dataflowList } from '../src/connectors/oecd-catalogue.ts';
+import { PRESET_WORDS } from '../src/connectors/oecd.ts';
 import { readSeriesList } from '../src/connectors/bls-catalogue.ts';
 import { CatalogueIndex } from '../src/statistics/catalogue-index.ts';
 import { MemoryCache } from '../src/upstream/cache.ts';
 import { UpstreamClient } from '../src/upstream/client.ts';
+import { HostGroupLimiter } from '../src/upstream/limits.ts';
 import { SERVER_NODE_FLAGS } from '../src/node-flags.ts';
 import { startFakeUpstream } from '../test/support/fake-upstream.ts';
 
@@ -104,9 +111,16 @@ export async function runCataloguesBench(args: string[] = []): Promise<void> {
         : readFileSync(new URL(`../test/recordings/bls/labstat-${survey}-series-${EXCERPTS[survey]}.tsv`, import.meta.url), 'utf8'),
     ]),
   );
-  const wire = Object.values(bodies).reduce((sum, body) => sum + Buffer.byteLength(body), 0);
+  const fileOf = (option: string) => (args.includes(option) ? args[args.indexOf(option) + 1] : undefined);
+  const others = {
+    oecd: fileOf('--dataflows') && readFileSync(fileOf('--dataflows')!, 'utf8'),
+    census: fileOf('--data-json') && readFileSync(fileOf('--data-json')!, 'utf8'),
+  };
+  const wire = [...Object.values(bodies), others.oecd ?? '', others.census ?? ''].reduce((sum, body) => sum + Buffer.byteLength(body), 0);
   const fake = await startFakeUpstream();
   for (const [survey, body] of Object.entries(bodies)) fake.on(`/bls/labstat/${survey}/${survey}.series`, { body, contentType: 'text/plain' });
+  if (others.oecd) fake.on(OECD_LIST, { body: others.oecd, contentType: 'application/vnd.sdmx.structure+xml; version=2.1' });
+  if (others.census) fake.on(CENSUS_CATALOGUE, { body: others.census, contentType: 'application/json' });
   // A small answer for the second baseline: the recorded ln excerpt.
   fake.on('/bls/labstat/small.series', {
     body: readFileSync(new URL('../test/recordings/bls/labstat-ln-series-first-6.tsv', import.meta.url), 'utf8'),
@@ -118,9 +132,16 @@ export async function runCataloguesBench(args: string[] = []): Promise<void> {
       env: {
         ...process.env,
         BENCH_CATALOGUES_CHILD: '1',
-        BENCH_CATALOGUES_UPSTREAM: `${fake.url}/bls`,
+        BENCH_CATALOGUES_UPSTREAM: fake.url,
         BENCH_CATALOGUES_WIRE: String(wire),
-        BENCH_CATALOGUES_LISTS: folder ? 'whole files' : 'recorded excerpts',
+        BENCH_CATALOGUES_LISTS: [
+          `BLS series lists (ce, cu, ln), ${folder ? 'whole files' : 'recorded excerpts'}`,
+          ...(others.oecd ? [`OECD's dataflow list (${mib(Buffer.byteLength(others.oecd))})`] : []),
+          ...(others.census ? [`Census's data.json (${mib(Buffer.byteLength(others.census))})`] : []),
+        ].join(', '),
+        BENCH_CATALOGUES_OTHERS: Object.keys(others)
+          .filter((name) => others[name as keyof typeof others])
+          .join(','),
         BENCH_CATALOGUES_RELEASING: args.includes('--releasing') ? '1' : '0',
       },
     });
@@ -131,13 +152,30 @@ export async function runCataloguesBench(args: string[] = []): Promise<void> {
   }
 }
 
+const OECD_LIST = '/oecd/dataflow/all/all/latest';
+const CENSUS_CATALOGUE = '/census.json';
+
 async function measure(): Promise<void> {
   const wire = Number(process.env.BENCH_CATALOGUES_WIRE);
-  const address = process.env.BENCH_CATALOGUES_UPSTREAM!;
-  // The server's own response cache, as without Redis: a catalogue read whole is never kept in it (src/upstream/cache.ts).
-  const client = () => new UpstreamClient({ sources: { BLS: { url: address } }, cache: new MemoryCache() });
+  const fakeUrl = process.env.BENCH_CATALOGUES_UPSTREAM!;
+  const address = `${fakeUrl}/bls`;
+  const others = new Set((process.env.BENCH_CATALOGUES_OTHERS ?? '').split(',').filter(Boolean));
+  // The server's own response cache, as without Redis: a catalogue read whole is never kept in it (src/upstream/cache.ts). The
+  // sources' pace would only make the bench wait (OECD's: a request every 3 s): the fake upstream is asked as fast as it answers.
+  const client = () =>
+    new UpstreamClient({
+      sources: { BLS: { url: address }, OECD: { url: `${fakeUrl}/oecd` }, CENSUS: { url: `${fakeUrl}/census`, key: 'bench' } },
+      cache: new MemoryCache(),
+      limiter: new HostGroupLimiter(() => ({ requestsPerSecond: 1000, concurrency: 1 })),
+    });
   const upstream = client();
   const search = (query: string) => searchSeries(upstream, { query, topic: query, words: [], limit: 10 });
+  /** Loads every catalogue served: BLS's by a first search, the others as their searches load them. */
+  const loadAll = async () => {
+    await search(QUERIES[0]!);
+    if (others.has('oecd')) await dataflowList(upstream, PRESET_WORDS);
+    if (others.has('census')) await datasetList(upstream);
+  };
 
   warmYoungGeneration();
   const warmed = await settled();
@@ -155,11 +193,13 @@ async function measure(): Promise<void> {
   for (const survey of Object.keys(EXCERPTS)) {
     await reader.readText('bls', { baseUrl: `${address}/labstat`, path: `/${survey}/${survey}.series`, maxBodyBytes: 96 * 1024 * 1024 }, () => undefined);
   }
+  if (others.has('oecd')) await reader.readText('oecd', { path: OECD_LIST.slice('/oecd'.length), maxBodyBytes: 96 * 1024 * 1024 }, () => undefined);
+  if (others.has('census')) await reader.readText('census', { baseUrl: fakeUrl, path: CENSUS_CATALOGUE, maxBodyBytes: 96 * 1024 * 1024 }, () => undefined);
   await reader.close();
   const downloaded = await settled();
 
   const started = process.hrtime.bigint();
-  await search(QUERIES[0]!);
+  await loadAll();
   const loadMs = Number(process.hrtime.bigint() - started) / 1e6;
   const after = await settled();
 
@@ -183,9 +223,9 @@ async function measure(): Promise<void> {
     .join(' ');
   const grew = (key: 'rss' | 'heap' | 'committed' | 'malloc', before: Awaited<ReturnType<typeof settled>>) =>
     `grew ${mib(after[key] - before[key])} (${((after[key] - before[key]) / wire).toFixed(2)} x the wire size)`;
-  console.log(`catalogues: BLS series lists (ce, cu, ln), ${process.env.BENCH_CATALOGUES_LISTS}, ${mib(wire)} on the wire`);
+  console.log(`catalogues: ${process.env.BENCH_CATALOGUES_LISTS}, ${mib(wire)} on the wire`);
   console.log(`  memory after ${RELEASING ? "V8's memory-reducing" : 'plain'} full collections`);
-  console.log(`  first search (reads and indexes them): ${loadMs.toFixed(0)} ms`);
+  console.log(`  first searches (read and index them): ${loadMs.toFixed(0)} ms`);
   console.log(`  young generation (warmed first): ${mib(youngBefore)} before, ${mib(youngGeneration())} after`);
   console.log(`  resident memory, young generation warmed: ${mib(warmed.rss)} before, ${mib(after.rss)} after: ${grew('rss', warmed)}`);
   console.log(`  resident memory, a server that has served before: ${mib(served.rss)} before: ${grew('rss', served)}`);

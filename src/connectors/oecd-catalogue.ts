@@ -166,13 +166,15 @@ export function measureDimension(structure: Structure): Dimension | undefined {
 /**
  * The dataflows' index: each by its name, then its description and the words `wordsOf` gives it
  * (the titles of much-used series it holds: a ranking aid, found only when the list names the
- * dataflow).
+ * dataflow). Kept in a database file from the first entry, as a large catalogue is: with whole
+ * descriptions (a million characters for 1,414 dataflows) an index in the heap held 9 MiB more
+ * (docs/benchmarks.md, run 40).
  */
 export async function dataflowIndex(
   flows: ReadonlyArray<DataflowRef & { description?: string }>,
   wordsOf: ReadonlyMap<string, string> = new Map(),
 ): Promise<CatalogueIndex> {
-  const index = new CatalogueIndex();
+  const index = new CatalogueIndex(new Map(), { storedFrom: 0 });
   await index.addAll(
     flows.map((flow) => ({ id: refOf(flow), title: flow.name, text: [flow.description, wordsOf.get(flow.id)].filter(Boolean).join(' ') || undefined })),
   );

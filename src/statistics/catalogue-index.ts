@@ -108,6 +108,11 @@ export const STORED_FROM = 5000;
 /** Entries added between two turns of the event loop, and the work on a large index between two turns once all are in. */
 const CHUNK = 1000;
 /**
+ * Characters (titles and further words) added between two turns at most: a thousand short titles
+ * (BLS's series) are quick to index, a thousand long descriptions (OECD's dataflows) are not.
+ */
+const CHUNK_CHARACTERS = 100_000;
+/**
  * Entries indexed in the heap between two turns: fewer, as each is indexed then and there (OECD's
  * dataflows, descriptions of up to 3,700 characters, took 90 ms or more per thousand).
  */
@@ -353,6 +358,7 @@ export class CatalogueIndex {
     // Filled once: the heap keeps no further words of its entries, which a later move to a database would need.
     if (this.size > 0) throw new Error('a catalogue index is filled once');
     let chunk: IndexedEntry[] = [];
+    let characters = 0;
     let held: IndexedEntry[] = [];
     const take = () => {
       if (this.stored) this.stored.add(chunk);
@@ -364,12 +370,14 @@ export class CatalogueIndex {
         }
       }
       chunk = [];
+      characters = 0;
     };
     return {
       add: async (entries) => {
         for (const entry of entries) {
           chunk.push(entry);
-          if (chunk.length < CHUNK) continue;
+          characters += entry.title.length + (entry.text?.length ?? 0);
+          if (chunk.length < CHUNK && characters < CHUNK_CHARACTERS) continue;
           take();
           await nextTurn();
         }

@@ -3,8 +3,8 @@
  * what it reads next from a catalogue, measured on whole catalogues (not in the repository):
  * - OECD (`--dataflows`, SDMX-ML as `sdmx.oecd.org/public/rest/dataflow/all/all/latest` answers it):
  *   the FLOWS_PER_SEARCH dataflows whose structures a search reads, with the index as the connector
- *   builds it (names, whole descriptions, the presets' titles) and as it was built before run 38
- *   (names and the first 400 characters of the descriptions);
+ *   builds it (names, whole descriptions, the presets' titles, in a database file) and as it was
+ *   built before run 39 (names and the first 400 characters of the descriptions, in the heap);
  * - Census (`--data-json`, as `api.census.gov/data.json` answers it): the DATASETS_PER_SEARCH
  *   time-series datasets whose variables a search reads.
  * For each labelled question (a topic as find_series asks it, the country taken out) it prints them
@@ -14,9 +14,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DATASETS_PER_SEARCH, datasetIndex, readDatasets } from '../../../src/connectors/census-catalogue.ts';
-import { dataflowIndex, readDataflows } from '../../../src/connectors/oecd-catalogue.ts';
+import { dataflowIndex, readDataflows, refOf } from '../../../src/connectors/oecd-catalogue.ts';
 import { FLOWS_PER_SEARCH, PRESET_WORDS } from '../../../src/connectors/oecd.ts';
-import type { CatalogueIndex } from '../../../src/statistics/catalogue-index.ts';
+import { CatalogueIndex, type CatalogueEntry } from '../../../src/statistics/catalogue-index.ts';
 
 /** A question and the ids (dataflow ids, dataset paths) of what answers it. */
 type Labelled = ReadonlyArray<[string, string[]]>;
@@ -62,6 +62,13 @@ const CENSUS_QUESTIONS: Labelled = [
   ['firm births and deaths', ['timeseries/bds']],
 ];
 
+/** An index in the heap, as the dataflows' was before run 39. */
+async function heapIndex(entries: CatalogueEntry[]): Promise<CatalogueIndex> {
+  const index = new CatalogueIndex();
+  await index.addAll(entries);
+  return index;
+}
+
 /** Asks every question of each way's index, and prints what each way found. */
 function ask(questions: Labelled, ways: Record<string, CatalogueIndex>, read: number, idOf: (indexId: string) => string): void {
   const found = Object.fromEntries(Object.keys(ways).map((way) => [way, 0]));
@@ -93,7 +100,7 @@ if (values.dataflows) {
   );
   const ways = {
     now: await dataflowIndex(flows, PRESET_WORDS),
-    before: await dataflowIndex(flows.map((flow) => ({ ...flow, description: flow.description?.slice(0, 400) }))),
+    before: await heapIndex(flows.map((flow) => ({ id: refOf(flow), title: flow.name, text: flow.description?.slice(0, 400) }))),
   };
   ask(OECD_QUESTIONS, ways, FLOWS_PER_SEARCH, (id) => id.split(',')[1]!);
 }

@@ -45,7 +45,7 @@ export async function runCensusCatalogueBench(args: string[] = []): Promise<void
   const fake = await startFakeUpstream();
   fake.on('/census.json', { body, contentType: 'application/json' });
   const upstream = new UpstreamClient({ sources: { CENSUS: { url: `${fake.url}/census`, key: 'bench', timeoutMs: 60_000 } }, cache: new MemoryCache() });
-  const streamed = async () => (await readDatasetEntries(upstream)).found;
+  const streamed = async () => (await readDatasetEntries(upstream)).entries;
   /** The read as it was: the whole answer, then JSON.parse (in getJson), then the same datasets. */
   const whole = async () => {
     const answer = await upstream.getJson('census', {

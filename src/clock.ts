@@ -24,3 +24,6 @@ export function within<T>(work: Promise<T>, ms: number): Promise<T | typeof LATE
   const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => resolve(LATE), Math.max(0, ms))));
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
+
+/** A turn of the event loop: long work (a catalogue read, an index filled) lets other calls run between its steps. */
+export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));

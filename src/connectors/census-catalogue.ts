@@ -139,9 +139,8 @@ async function readEntries<T>(upstream: UpstreamClient, shape: Shape<T>, address
 }
 
 /** data.json's time-series datasets, read as it streams. */
-export async function readDatasetEntries(upstream: UpstreamClient): Promise<{ found: CatalogueDataset[]; retrievedAt: string }> {
-  const { entries, retrievedAt } = await readEntries(upstream, DATASETS, catalogueAddress(upstream.source(SOURCE).baseUrl));
-  return { found: entries, retrievedAt };
+export function readDatasetEntries(upstream: UpstreamClient): Promise<{ entries: CatalogueDataset[]; retrievedAt: string }> {
+  return readEntries(upstream, DATASETS, catalogueAddress(upstream.source(SOURCE).baseUrl));
 }
 
 /** The datasets' index: each by its title, then its description. */
@@ -152,7 +151,7 @@ export async function datasetIndex(found: readonly CatalogueDataset[]): Promise<
 }
 
 export async function readDatasetList(upstream: UpstreamClient): Promise<DatasetList> {
-  const { found, retrievedAt } = await readDatasetEntries(upstream);
+  const { entries: found, retrievedAt } = await readDatasetEntries(upstream);
   if (found.length === 0) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE}: the dataset catalogue named no time-series dataset`);
   return {
     index: await datasetIndex(found),

@@ -8,6 +8,7 @@ import { JSONParser } from '@streamparser/json';
 import type { SourceId } from '../../generated/types.ts';
 import type { UpstreamClient, UpstreamRequest } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
+import { nextTurn } from '../clock.ts';
 
 /** The reader's error: the text is not JSON. */
 export class NotJson extends Error {}
@@ -57,8 +58,6 @@ export class JsonItems {
     }
   }
 }
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The values at `path` of a large JSON answer, handed to `take` as the answer streams

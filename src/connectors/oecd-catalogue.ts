@@ -17,6 +17,7 @@ import { NotStructure, readStructureParts, StructureReader, type StructureParts 
 import { UpstreamError } from '../upstream/errors.ts';
 import { CatalogueIndex } from '../statistics/catalogue-index.ts';
 import { catalogue } from '../statistics/catalogues.ts';
+import { nextTurn } from '../clock.ts';
 
 const SOURCE = 'oecd' as const;
 /** SDMX-ML 2.1 structure messages (dataflows, data structures, codelists). */
@@ -66,8 +67,6 @@ function partsOf<T>(read: () => T): T {
     throw error;
   }
 }
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A structure message read as it streams, a piece at a time with other calls running between the pieces. */
 async function readMessage(upstream: UpstreamClient, request: Omit<UpstreamRequest<typeof SOURCE>, 'maxBodyBytes' | 'headers' | 'kind'>) {

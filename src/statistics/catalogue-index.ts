@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import { distance } from 'fastest-levenshtein';
 import MiniSearch, { type SearchOptions, type SearchResult } from 'minisearch';
 import { singular, STOP_WORDS } from './matching.ts';
+import { nextTurn } from '../clock.ts';
 
 export interface CatalogueEntry {
   /** Unique within its index; the caller maps it back to its own facts. */
@@ -133,7 +134,6 @@ const indexedWords = (text: string | undefined) =>
 const askable = (term: string) => /[\p{L}\p{N}]/u.test(term);
 /** A word as an FTS5 string (tokenized as the index's words were). */
 const quoted = (word: string) => `"${word.replace(/"/g, '""')}"`;
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * A small index: MiniSearch over the entries, which are held with it without their further words

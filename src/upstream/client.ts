@@ -389,6 +389,7 @@ export class UpstreamClient {
   ): Promise<CachedAnswer> {
     const budgetMs = source.timeoutMs * this.retry.totalTimeoutFactor;
     const deadline = this.clock.now() + budgetMs;
+    const otherHost = otherHostOf(source, call.url);
     let lastError: UpstreamError | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       const remaining = deadline - this.clock.now();
@@ -407,7 +408,7 @@ export class UpstreamClient {
             return left > 0 ? this.attempt(source, call, Math.min(source.timeoutMs, left), signal) : undefined;
           },
           signal,
-          otherHostOf(source, call.url),
+          otherHost,
         );
         if (answer) return answer;
         // No time was left once the rate limit let it go: report the last real failure, if any.

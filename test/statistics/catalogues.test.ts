@@ -19,6 +19,9 @@ import type { UpstreamError } from '../../src/upstream/errors.ts';
 import { readdirSync } from 'node:fs';
 import { PRESET_WORDS } from '../../src/connectors/oecd.ts';
 
+/** A text cut into pieces of `size` characters, as a download may hand it over. */
+const piecesOf = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, at) => text.slice(at * size, (at + 1) * size));
+
 /** CES0500000003 as its line in the recorded ce.series reads. */
 const AVERAGE_HOURLY_EARNINGS = {
   id: 'CES0500000003',
@@ -154,9 +157,7 @@ describe('catalogue readers on real answers', () => {
     const whole = [...readSeriesList(text, 'ce')];
     for (const size of [1, 7, 96, 997, 65_536]) {
       const reader = new SeriesListReader('ce');
-      const series = [];
-      for (let start = 0; start < text.length; start += size) series.push(...reader.read(text.slice(start, start + size)));
-      series.push(...reader.end());
+      const series = [...piecesOf(text, size).flatMap((piece) => [...reader.read(piece)]), ...reader.end()];
       expect(series, `pieces of ${size} characters`).to.deep.equal(whole);
     }
     // Without its last line end, the last series comes with the end.
@@ -297,7 +298,7 @@ describe('catalogue readers on real answers', () => {
       const whole = readStructureParts(body);
       for (const size of [1, 13, 4096]) {
         const reader = new StructureReader();
-        for (let start = 0; start < body.length; start += size) reader.write(body.slice(start, start + size));
+        for (const piece of piecesOf(body, size)) reader.write(piece);
         expect(reader.end(), `${file} in pieces of ${size}`).to.deep.equal(whole);
       }
     }
@@ -401,9 +402,7 @@ describe('catalogue readers on real answers', () => {
     const parsed = (JSON.parse(text) as { dataset: unknown[] }).dataset.flatMap((entry) => datasetOf(entry) ?? []);
     expect(parsed).to.have.length(8);
     for (const size of [1, 7, 4096, 65_536]) {
-      const pieces = [];
-      for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
-      expect(readDatasets(...pieces), `pieces of ${size} characters`).to.deep.equal(parsed);
+      expect(readDatasets(...piecesOf(text, size)), `pieces of ${size} characters`).to.deep.equal(parsed);
     }
   });
 

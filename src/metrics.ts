@@ -109,8 +109,8 @@ budgetGauge('research_tools_upstream_budget_left', "Amount left of each upstream
 const BREAKER_VALUES = { closed: 0, 'half-open': 1, open: 2 } as const;
 const breakerStates = new Gauge({
   name: 'research_tools_upstream_breaker_state',
-  help: "State of each upstream source's circuit breaker in this process: 0 closed, 1 half-open (one probe out), 2 open (skipped).",
-  labelNames: ['source'],
+  help: "State of each upstream source's circuit breaker in this process: 0 closed, 1 half-open (one probe out), 2 open (skipped). other_host: the breaker of a host the source asks besides its own, empty for its own.",
+  labelNames: ['source', 'other_host'],
   registers: [registry],
 });
 const lastFailures = new Gauge({
@@ -153,8 +153,8 @@ export const metrics = {
   budgetRefusal(source: string, window: string): void {
     budgetRefusals.inc({ source, window });
   },
-  breakerState(source: string, state: keyof typeof BREAKER_VALUES): void {
-    breakerStates.set({ source }, BREAKER_VALUES[state]);
+  breakerState(source: string, otherHost: string | undefined, state: keyof typeof BREAKER_VALUES): void {
+    breakerStates.set({ source, other_host: otherHost ?? '' }, BREAKER_VALUES[state]);
   },
   upstreamFailureTime(source: string, unixSeconds: number): void {
     lastFailures.set({ source }, unixSeconds);

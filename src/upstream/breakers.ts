@@ -8,6 +8,10 @@
  * source is down, and each process probes it on its own. Changes and failures are also written
  * to the shared state for the operator's `sources status`. Cockatiel times the pause on the wall
  * clock.
+ *
+ * A request to a host other than the source's own (BLS's LABSTAT files beside its API) goes through
+ * a breaker of that host, as it is paced in a lane of its own (./limits.ts): a host that is down
+ * does not get the source's other host skipped.
  */
 import { hostname } from 'node:os';
 import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
@@ -50,14 +54,21 @@ const STATE_NAMES: Record<CircuitState, BreakerChange['state']> = {
 };
 
 interface SourceBreaker {
+  source: SourceId;
+  /** The host other than the source's own that this breaker is of; undefined for the source's own host. */
+  otherHost?: string;
   policy: CircuitBreakerPolicy;
   openedAt: number;
   lastFailure?: SourceFailure;
   lastFailureWritten: number;
 }
 
+/** What a source's breaker is called in messages: the source, and the other host whose breaker it is. */
+const nameOf = (source: SourceId, otherHost: string | undefined) => (otherHost === undefined ? source : `${source} (${otherHost})`);
+
 export class Breakers {
-  private readonly bySource = new Map<SourceId, SourceBreaker>();
+  /** By source, or by source and other host (laneOf). */
+  private readonly byLane = new Map<string, SourceBreaker>();
 
   constructor(
     private readonly settings: BreakerSettings,
@@ -66,12 +77,13 @@ export class Breakers {
   ) {}
 
   /**
-   * Runs one request of `source` (with its retries) through the source's breaker; an open breaker fails it with `circuit_open` at once.
-   * `request` learns whether it is the probe of a breaker whose pause is over: cockatiel only leaves the open state inside
-   * `execute`, so asking for the state before it would still say open.
+   * Runs one request of `source` (with its retries) through the source's breaker, or the breaker of `otherHost` when it asks a
+   * host other than the source's own; an open breaker fails it with `circuit_open` at once. `request` learns whether it is the
+   * probe of a breaker whose pause is over: cockatiel only leaves the open state inside `execute`, so asking for the state before
+   * it would still say open.
    */
-  async run<T>(source: SourceId, request: (probe: boolean) => Promise<T>): Promise<T> {
-    const breaker = this.breaker(source);
+  async run<T>(source: SourceId, request: (probe: boolean) => Promise<T>, otherHost?: string): Promise<T> {
+    const breaker = this.breaker(source, otherHost);
     try {
       return await breaker.policy.execute(() => request(breaker.policy.state === CircuitState.HalfOpen));
     } catch (error) {
@@ -81,7 +93,7 @@ export class Breakers {
         throw new UpstreamError(
           source,
           'circuit_open',
-          `${source} was skipped: its last ${this.settings.failures} requests failed${last}; it is tried again after ${probeAt}`,
+          `${nameOf(source, otherHost)} was skipped: its last ${this.settings.failures} requests failed${last}; it is tried again after ${probeAt}`,
         );
       }
       if (error instanceof UpstreamError && !NOT_ASKED.has(error.kind)) this.noteFailure(source, breaker, error.message);
@@ -89,38 +101,44 @@ export class Breakers {
     }
   }
 
-  /** The breaker state of a source in this process. */
-  stateOf(source: SourceId): BreakerChange['state'] {
-    return STATE_NAMES[this.breaker(source).policy.state];
+  /** The breaker state of a source (or of its other host) in this process. */
+  stateOf(source: SourceId, otherHost?: string): BreakerChange['state'] {
+    return STATE_NAMES[this.breaker(source, otherHost).policy.state];
   }
 
-  /** Every source this process has asked, with its breaker state and last failure here. */
-  snapshot(): Array<{ source: SourceId; state: BreakerChange['state']; lastFailure?: SourceFailure }> {
-    return [...this.bySource].map(([source, breaker]) => ({ source, state: STATE_NAMES[breaker.policy.state], lastFailure: breaker.lastFailure }));
+  /** Every source (and other host) this process has asked, with its breaker state and last failure here. */
+  snapshot(): Array<{ source: SourceId; otherHost?: string; state: BreakerChange['state']; lastFailure?: SourceFailure }> {
+    return [...this.byLane.values()].map(({ source, otherHost, policy, lastFailure }) => ({
+      source,
+      ...(otherHost === undefined ? {} : { otherHost }),
+      state: STATE_NAMES[policy.state],
+      lastFailure,
+    }));
   }
 
-  private breaker(source: SourceId): SourceBreaker {
-    let breaker = this.bySource.get(source);
+  private breaker(source: SourceId, otherHost: string | undefined): SourceBreaker {
+    const lane = otherHost === undefined ? source : `${source}\n${otherHost}`;
+    let breaker = this.byLane.get(lane);
     if (breaker) return breaker;
     const policy = circuitBreaker(handleWhen(isOutage), {
       halfOpenAfter: this.settings.pauseMs,
       breaker: new ConsecutiveBreaker(this.settings.failures),
     });
-    breaker = { policy, openedAt: 0, lastFailureWritten: 0 };
+    breaker = { source, otherHost, policy, openedAt: 0, lastFailureWritten: 0 };
     const kept = breaker;
     policy.onBreak(() => (kept.openedAt = Date.now()));
     policy.onStateChange((state) => {
-      const change: BreakerChange = { state: STATE_NAMES[state], at: Date.now(), process: PROCESS_NAME };
-      const log = { source, state: change.state, last_failure: kept.lastFailure?.message };
+      const change: BreakerChange = { state: STATE_NAMES[state], at: Date.now(), process: PROCESS_NAME, ...(otherHost === undefined ? {} : { otherHost }) };
+      const log = { source, other_host: otherHost, state: change.state, last_failure: kept.lastFailure?.message };
       if (change.state === 'open') this.logger?.warn(log, `upstream source skipped for ${this.settings.pauseMs} ms: its circuit breaker opened`);
       else this.logger?.info(log, `upstream circuit breaker ${change.state}`);
-      metrics.breakerState(source, change.state);
+      metrics.breakerState(source, otherHost, change.state);
       void this.state
         .recordBreaker(source, change)
         .catch((error: unknown) => this.logger?.warn({ err: (error as Error).message }, 'breaker change not stored'));
     });
-    this.bySource.set(source, breaker);
-    metrics.breakerState(source, 'closed');
+    this.byLane.set(lane, breaker);
+    metrics.breakerState(source, otherHost, 'closed');
     return breaker;
   }
 

@@ -7,7 +7,7 @@
  * source's max_body_bytes; a redirect to another host is never followed, one to the same host only
  * for sources whose manifest entry allows it (same_host_redirects). Neither failure is retried.
  * Each source's budget is counted before a request is sent (./budgets.ts), and each request with its
- * retries runs through the source's circuit breaker (./breakers.ts); both are asked only for what the
+ * retries runs through the circuit breaker of the host it asks (./breakers.ts); both are asked only for what the
  * cache could not answer.
  */
 import { createHash } from 'node:crypto';
@@ -288,7 +288,7 @@ export class UpstreamClient {
       const maxBodyBytes = Math.max(source.maxBodyBytes, request.maxBodyBytes);
       const call: PreparedCall = { url, method, form, json, headers, shownUrl, kind: request.kind, maxBodyBytes, keeping: ORDINARY, streamed };
       try {
-        const answer = await this.breakers.run(source.id, (probe) => this.withRetries(source, call, this.signal, probe ? 1 : undefined));
+        const answer = await this.requested(source, call);
         await writer?.commit({ status: answer.status, contentType: answer.contentType, retrievedAt: answer.retrievedAt });
         return { retrievedAt: answer.retrievedAt, fromCache: false, url: shownUrl };
       } catch (error) {
@@ -374,22 +374,30 @@ export class UpstreamClient {
     if (cached) return { ...cached, fromCache: true };
     const admission = this.admission;
     if (admission) await admission.catch((reason: unknown) => Promise.reject(new NotAdmitted(admission, reason)));
-    // A probe of a source whose breaker was open is one attempt: it asks whether the source is back, nothing more.
-    const fresh = await this.breakers.run(source.id, (probe) => this.withRetries(source, call, this.signal, probe ? 1 : undefined));
+    const fresh = await this.requested(source, call);
     call.decode(fresh, source); // a body that does not decode is an error, and is never cached
     await this.cache.set(cacheKey, fresh, source.cacheTtlS, call.keeping);
     return { ...fresh, fromCache: false };
   }
 
+  /**
+   * One request with its retries, through the circuit breaker of the host it asks: the source's, or its own for another host
+   * (./breakers.ts). A probe of a breaker that was open is one attempt: it asks whether the host is back, nothing more.
+   */
+  private requested(source: ResolvedSource, call: PreparedCall): Promise<CachedAnswer> {
+    const otherHost = otherHostOf(source, call.url);
+    return this.breakers.run(source.id, (probe) => this.withRetries(source, call, otherHost, this.signal, probe ? 1 : undefined), otherHost);
+  }
+
   private async withRetries(
     source: ResolvedSource,
     call: PreparedCall,
+    otherHost: string | undefined,
     signal: AbortSignal | undefined,
     maxAttempts = this.retry.maxAttempts,
   ): Promise<CachedAnswer> {
     const budgetMs = source.timeoutMs * this.retry.totalTimeoutFactor;
     const deadline = this.clock.now() + budgetMs;
-    const otherHost = otherHostOf(source, call.url);
     let lastError: UpstreamError | undefined;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       const remaining = deadline - this.clock.now();
@@ -639,7 +647,10 @@ async function handOver(
   }
 }
 
-/** The host a request asks when it is not the source's own (its base URL's): it is paced in a lane of its own (./limits.ts). */
+/**
+ * The host a request asks when it is not the source's own (its base URL's): it is paced in a lane of its own (./limits.ts) and
+ * has a circuit breaker of its own (./breakers.ts).
+ */
 function otherHostOf(source: ResolvedSource, url: string): string | undefined {
   const host = new URL(url).host;
   return host === new URL(source.baseUrl).host ? undefined : host;

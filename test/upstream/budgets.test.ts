@@ -217,6 +217,37 @@ describe('upstream budgets and circuit breakers', () => {
       await ask(21);
       expect(upstream.breakers.stateOf('fred')).to.equal('closed');
     });
+    it("another host of a source (BLS's LABSTAT files) has a breaker of its own: it is skipped while the source's API still answers", async () => {
+      const labstat = await startFakeUpstream(() => clock.now());
+      try {
+        labstat.on('/ce/ce.series', { status: 503, body: 'down', contentType: 'text/plain' });
+        fake.on('/timeseries/data/', json({ status: 'REQUEST_SUCCEEDED', Results: { series: [] } }));
+        const shared = new MemoryUpstreamState();
+        const upstream = client({ BLS: { url: fake.url, timeoutMs: 5000 } }, shared, { failures: 2, pauseMs: 60_000 });
+        const list = () => upstream.getText('bls', { baseUrl: labstat.url, path: '/ce/ce.series', kind: 'catalogue' });
+        for (let n = 0; n < 2; n += 1) expect((await failure(list())).kind).to.equal('http_error');
+        const listHits = labstat.hits.length;
+        const skipped = await failure(list());
+        const labstatHost = new URL(labstat.url).host;
+        const api = await upstream.getJson('bls', { path: '/timeseries/data/' });
+        expect([skipped.kind, labstat.hits.length, api.body, fake.hits.length]).to.deep.equal([
+          'circuit_open',
+          listHits,
+          { status: 'REQUEST_SUCCEEDED', Results: { series: [] } },
+          1,
+        ]);
+        expect(skipped.message).to.match(
+          new RegExp(
+            `^bls \\(${labstatHost}\\) was skipped: its last 2 requests failed \\(last: bls answered HTTP 503: down\\); it is tried again after \\d{4}-`,
+          ),
+        );
+        expect([upstream.breakers.stateOf('bls'), upstream.breakers.stateOf('bls', labstatHost)]).to.deep.equal(['closed', 'open']);
+        const { state, otherHost } = (await shared.readStatuses()).bls!.breaker!;
+        expect({ state, otherHost }).to.deep.equal({ state: 'open', otherHost: labstatHost });
+      } finally {
+        await labstat.close();
+      }
+    });
     it('does not count answers that are not outages (a 404) and records the last failure in the shared state', async () => {
       fake.on('/fred/series/search', { status: 404, body: 'no', contentType: 'text/plain' });
       const shared = new MemoryUpstreamState();

@@ -22,6 +22,8 @@ export interface BreakerChange {
   at: number;
   /** The process that saw it (`host:pid`): breakers are kept per process. */
   process: string;
+  /** Set when it is the breaker of a host the source asks besides its own (BLS's LABSTAT files): ../breakers.ts. */
+  otherHost?: string;
 }
 
 export interface SourceFailure {

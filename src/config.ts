@@ -127,6 +127,11 @@ export const settings = {
     doc: 'how long a source whose circuit breaker opened is skipped before one request goes out to probe it; the breaker closes when that request succeeds and opens again when it fails',
     default: '30000',
   },
+  upstreamRecordDir: {
+    variable: 'UPSTREAM_RECORD_DIR',
+    doc: "a folder where every answer of an upstream source is written as it was read, one file each, with a line of `index.jsonl` naming its request (without the key), status and headers: for recording real answers for tests (test/recordings/README.md); unset: nothing is written. Answers can hold what a key's owner may not publish: read them before sharing",
+    default: undefined,
+  },
   trustedProxies: {
     variable: 'TRUSTED_PROXIES',
     doc: "comma-separated addresses/CIDRs of reverse proxies whose `X-Forwarded-For` is believed (`loopback`, `uniquelocal` name those ranges); others' is ignored and the connection's address counts",
@@ -178,6 +183,8 @@ export interface Config {
   sources: Record<string, SourceOverride>;
   /** Failed requests in a row before a source's circuit breaker opens, and how long it stays open before a probe. */
   breaker: { failures: number; pauseMs: number };
+  /** Where upstream answers are recorded (UPSTREAM_RECORD_DIR); undefined: not recorded. */
+  upstreamRecordDir: string | undefined;
   redisUrl: string | undefined;
   /** Addresses, CIDRs or range names (loopback, linklocal, uniquelocal) whose X-Forwarded-For is believed; empty: none. */
   trustedProxies: string[];
@@ -239,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: read(env, settings.logLevel) as string,
     sources: readSourceOverrides(env),
     breaker: { failures: readInteger(env, settings.breakerFailures, 1), pauseMs: readInteger(env, settings.breakerPauseMs, 1) },
+    upstreamRecordDir: read(env, settings.upstreamRecordDir),
     redisUrl: read(env, settings.redisUrl),
     trustedProxies: readTrustedProxies(env),
     metricsToken: read(env, settings.metricsToken),

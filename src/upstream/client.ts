@@ -29,6 +29,7 @@ import { realClock, type Clock } from '../clock.ts';
 import { HostGroupLimiter } from './limits.ts';
 import { hostGroupKeyed, hostGroupLimit, resolveSource, variableId, type ResolvedSource } from './sources.ts';
 import { Breakers, DEFAULT_BREAKER, type BreakerSettings } from './breakers.ts';
+import { AnswerRecorder } from './recorder.ts';
 import { Budgets } from './budgets.ts';
 import { MemoryUpstreamState, type SharedUpstreamState } from './shared-state/index.ts';
 import { metrics } from '../metrics.ts';
@@ -126,6 +127,8 @@ export interface UpstreamOptions {
   shared?: SharedUpstreamState;
   /** When a source's circuit breaker opens, and for how long. */
   breaker?: BreakerSettings;
+  /** Writes every answer an upstream gives to a folder, for tests (UPSTREAM_RECORD_DIR): ./recorder.ts. */
+  recorder?: AnswerRecorder;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 250, totalTimeoutFactor: 2 };
@@ -481,14 +484,24 @@ export class UpstreamClient {
     let read: { status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean };
     const sent = process.hrtime.bigint();
     const took = () => Number(process.hrtime.bigint() - sent) / 1e9;
+    const recording = this.options.recorder?.begin(source.id, call.method, call.shownUrl);
     try {
       const response = await responseOf(stream);
       const status = response.statusCode;
+      const contentType = String(response.headers['content-type'] ?? '');
       read =
         call.streamed && status >= 200 && status < 300
-          ? await handOver(stream, response, call.maxBodyBytes, call.streamed, (first) => this.refuseFirst(source, status, response.headers, first))
+          ? await handOver(
+              stream,
+              response,
+              call.maxBodyBytes,
+              call.streamed,
+              (first) => this.refuseFirst(source, status, response.headers, first),
+              recording && ((chunk) => recording.append(chunk, contentType)),
+            )
           : await readBounded(stream, response, call.maxBodyBytes);
     } catch (error) {
+      await recording?.abandon();
       if (error instanceof TakerFailed) throw error;
       if (signal?.aborted) throw new CallCancelled(signal);
       if (error instanceof UpstreamError) {
@@ -500,6 +513,7 @@ export class UpstreamClient {
       throw failure;
     }
     metrics.upstreamRequest(source.id, `${Math.floor(read.status / 100)}xx`, took());
+    await (read.tooLarge ? recording?.abandon() : recording?.finish(read.status, read.headers, read.body));
     const { status, headers } = read;
     const spent = await this.budgets.spentSignal(source, status, read.body, String(headers['content-type'] ?? ''));
     if (spent) throw spent;
@@ -617,6 +631,7 @@ async function handOver(
   maxBodyBytes: number,
   streamed: StreamedRead,
   refuse: (first: string) => Promise<void>,
+  record?: (chunk: Buffer) => void,
 ): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean }> {
   const answer = { status: response.statusCode, headers: response.headers, body: '', tooLarge: false };
   if (announcesMore(response, maxBodyBytes)) {
@@ -636,6 +651,7 @@ async function handOver(
       bytes += chunk.length;
       if (bytes > maxBodyBytes) return { ...answer, tooLarge: true };
       streamed.keep?.(chunk);
+      record?.(chunk);
       await give(decoder.write(chunk));
     }
     const last = decoder.end();
@@ -749,7 +765,7 @@ function backoff(baseMs: number, attempt: number): number {
 
 /** The one client of an app, made from its configuration; `shared` is where budgets are counted across processes. */
 export function createUpstreamClient(
-  config: Pick<Config, 'sources' | 'contactEmail' | 'redisUrl'> & Partial<Pick<Config, 'breaker'>>,
+  config: Pick<Config, 'sources' | 'contactEmail' | 'redisUrl'> & Partial<Pick<Config, 'breaker' | 'upstreamRecordDir'>>,
   logger?: Logger,
   clock?: Clock,
   shared?: SharedUpstreamState,
@@ -762,5 +778,6 @@ export function createUpstreamClient(
     clock,
     shared,
     breaker: config.breaker,
+    recorder: config.upstreamRecordDir === undefined ? undefined : new AnswerRecorder(config.upstreamRecordDir, logger),
   });
 }

@@ -231,7 +231,12 @@ async function measure(): Promise<void> {
   console.log(`  resident memory, a server that has served before: ${mib(served.rss)} before: ${grew('rss', served)}`);
   console.log(`  resident memory, the lists also downloaded once before: ${mib(downloaded.rss)} before: ${grew('rss', downloaded)}`);
   console.log(`  live heap and buffers: ${grew('heap', warmed)}`);
-  console.log(`  since the last baseline: V8's heap (committed) ${grew('committed', downloaded)}, the C allocator's main arena ${grew('malloc', downloaded)}`);
+  for (const [name, baseline] of [
+    ['first', warmed],
+    ['last', downloaded],
+  ] as const) {
+    console.log(`  since the ${name} baseline: V8's heap (committed) ${grew('committed', baseline)}, the C allocator's main arena ${grew('malloc', baseline)}`);
+  }
   console.log(
     `  ${SEARCHES} searches on the loaded catalogue: p50 ${percentile(timings, 0.5).toFixed(2)} ms, p95 ${percentile(timings, 0.95).toFixed(2)} ms (load average ${load})`,
   );

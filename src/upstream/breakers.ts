@@ -10,8 +10,8 @@
  * clock.
  *
  * A request to a host other than the source's own (BLS's LABSTAT files beside its API) goes through
- * a breaker of that host, as it is paced in a lane of its own (./limits.ts): a host that is down
- * does not get the source's other host skipped.
+ * a breaker of that host, as it is paced in a lane of its own (./limits.ts): one of the two hosts
+ * being down does not get the other skipped.
  */
 import { hostname } from 'node:os';
 import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
@@ -67,7 +67,7 @@ interface SourceBreaker {
 const nameOf = (source: SourceId, otherHost: string | undefined) => (otherHost === undefined ? source : `${source} (${otherHost})`);
 
 export class Breakers {
-  /** By source, or by source and other host (laneOf). */
+  /** By source, or by source and other host: the `lane` of `breaker()`. */
   private readonly byLane = new Map<string, SourceBreaker>();
 
   constructor(

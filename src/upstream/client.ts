@@ -484,7 +484,7 @@ export class UpstreamClient {
     let read: { status: number; headers: IncomingHttpHeaders; body: string; tooLarge: boolean };
     const sent = process.hrtime.bigint();
     const took = () => Number(process.hrtime.bigint() - sent) / 1e9;
-    const recording = this.options.recorder?.begin(source.id, call.method, call.shownUrl);
+    const recording = this.options.recorder?.begin(source.id, { method: call.method, url: call.shownUrl, form: call.form, json: call.json });
     try {
       const response = await responseOf(stream);
       const status = response.statusCode;

@@ -1,8 +1,9 @@
 /**
  * Recording of upstream answers for tests (UPSTREAM_RECORD_DIR): every answer an upstream gives is
- * written to a file of its own, exactly as it was read (decompressed), under a folder per source,
- * and described by one line of `index.jsonl` in the folder: the request (method, and the address
- * without the key), the status, the response headers and when it was read. With it, an operator or
+ * written to a file of its own as it was read (decompressed; an answer read whole, as its text), under
+ * a folder per source, and described by one line of `index.jsonl` in the folder: the request (method,
+ * the address without the key, what a POST sent), the status, the response headers and when it was
+ * read. With it, an operator or
  * a maintainer with access to the sources records the real answers a test needs by using the
  * service as usual (test/recordings/README.md).
  *
@@ -17,6 +18,9 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Logger } from 'pino';
 
+/** The request of an answer as index.jsonl names it. */
+type Request = Pick<RecordedAnswer, 'method' | 'url' | 'form' | 'json'>;
+
 /** One line of index.jsonl. */
 export interface RecordedAnswer {
   /** The body's file, relative to the recording folder. */
@@ -25,6 +29,9 @@ export interface RecordedAnswer {
   method: string;
   /** The address asked, without the source's key. */
   url: string;
+  /** What a POST sent: its form fields or its JSON (keys go in the address or a header, never here). */
+  form?: Record<string, string>;
+  json?: unknown;
   status: number;
   /** The response's headers, without cookies. */
   headers: Record<string, string>;
@@ -62,7 +69,7 @@ export class AnswerRecorder {
   ) {}
 
   /** A recording of one attempt's answer, begun as the request goes out. */
-  begin(source: string, method: string, url: string): AnswerRecording {
+  begin(source: string, request: Request): AnswerRecording {
     if (!this.made.has(source)) {
       mkdirSync(join(this.folder, source), { recursive: true });
       this.made.add(source);
@@ -70,7 +77,7 @@ export class AnswerRecorder {
     this.count += 1;
     // The process and a count in the name: several processes may record into one folder.
     const name = `${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}-${process.pid}-${this.count}`;
-    return new AnswerRecording(this, source, method, url, join(source, name));
+    return new AnswerRecording(this, source, request, join(source, name));
   }
 
   /** The file's place in the recording folder. */
@@ -95,8 +102,7 @@ export class AnswerRecording {
   constructor(
     private readonly recorder: AnswerRecorder,
     private readonly source: string,
-    private readonly method: string,
-    private readonly url: string,
+    private readonly request: Request,
     private readonly name: string,
   ) {}
 
@@ -105,7 +111,7 @@ export class AnswerRecording {
     if (!this.stream) {
       this.file = `${this.name}${extensionOf(contentType)}`;
       this.stream = createWriteStream(this.recorder.pathOf(this.file), { flags: 'w' });
-      this.stream.on('error', (error) => this.recorder.failed(error, this.url));
+      this.stream.on('error', (error) => this.recorder.failed(error, this.request.url));
     }
     this.streamedBytes += chunk.length;
     this.stream.write(chunk);
@@ -128,15 +134,14 @@ export class AnswerRecording {
       await this.recorder.index({
         file: this.file!,
         source: this.source,
-        method: this.method,
-        url: this.url,
+        ...this.request,
         status,
         headers: headersOf(headers),
         recordedAt,
         bytes,
       });
     } catch (error) {
-      this.recorder.failed(error, this.url);
+      this.recorder.failed(error, this.request.url);
     }
   }
 
@@ -144,6 +149,6 @@ export class AnswerRecording {
   async abandon(): Promise<void> {
     if (!this.stream) return;
     this.stream.destroy();
-    await rm(this.recorder.pathOf(this.file!), { force: true }).catch((error: unknown) => this.recorder.failed(error, this.url));
+    await rm(this.recorder.pathOf(this.file!), { force: true }).catch((error: unknown) => this.recorder.failed(error, this.request.url));
   }
 }

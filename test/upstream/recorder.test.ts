@@ -63,6 +63,14 @@ describe('recording upstream answers for tests (UPSTREAM_RECORD_DIR)', () => {
     expect(readFileSync(join(folder, 'index.jsonl'), 'utf8')).not.to.include('secret-key-123');
   });
 
+  it('names what a POST sent', async () => {
+    fake.on('/timeseries/data/', json({ status: 'REQUEST_SUCCEEDED', Results: { series: [] } }));
+    await client.getJson('bls', { path: '/timeseries/data/', json: { seriesid: ['CUUR0000SA0'], startyear: '2020' } });
+    expect(index().map(({ method, url, json }) => ({ method, url, json }))).to.deep.equal([
+      { method: 'POST', url: `${fake.url}/timeseries/data/`, json: { seriesid: ['CUUR0000SA0'], startyear: '2020' } },
+    ]);
+  });
+
   it('records error answers too: each attempt of a retried 503, then the 404', async () => {
     fake.on('/series/search', { status: 503, body: 'busy', contentType: 'text/plain' });
     const error = await client.getJson('fred', { path: '/series/search', key: { query: 'api_key' } }).catch((reason: unknown) => reason);

@@ -271,6 +271,7 @@ const RECORDINGS: Record<string, Record<string, Status>> = {
   },
   census: {
     'data-json-catalogue-excerpt.json': TESTED,
+    'variables-acs1-2019-profile-excerpt.json': TESTED,
   },
   oecd: {
     'availability-v2-kei-all-areas.json': TESTED,

@@ -445,4 +445,22 @@ describe('catalogue readers on real answers', () => {
       ),
     ).to.deep.equal([{ name: 'B01001_001E', label: 'Estimate Total', concept: 'SEX BY AGE' }]);
   });
+
+  it("Census: a real variables.json (2019 ACS 1-year profiles) keeps its numeric variables, in pieces or whole, and leaves out 'for', 'in', 'ucgid', PUMA5 and GEO_ID", () => {
+    const text = recording('census', 'variables-acs1-2019-profile-excerpt.json');
+    const social = 'SELECTED SOCIAL CHARACTERISTICS IN THE UNITED STATES';
+    const demographic = 'ACS DEMOGRAPHIC AND HOUSING ESTIMATES';
+    const expected = [
+      { name: 'DP02_0126E', label: 'Estimate ANCESTRY Total population Czech', concept: social },
+      { name: 'DP05_0050PE', label: 'Percent RACE Total population One race Asian Vietnamese', concept: demographic },
+      { name: 'DP04_0047E', label: 'Estimate HOUSING TENURE Occupied housing units Renter-occupied', concept: 'SELECTED HOUSING CHARACTERISTICS' },
+      { name: 'DP02_0123E', label: 'Estimate ANCESTRY Total population', concept: social },
+      { name: 'DP05_0001E', label: 'Estimate SEX AND AGE Total population', concept: demographic },
+      { name: 'DP05_0002E', label: 'Estimate SEX AND AGE Total population Male', concept: demographic },
+      { name: 'DP05_0003E', label: 'Estimate SEX AND AGE Total population Female', concept: demographic },
+      { name: 'DP03_0002E', label: 'Estimate EMPLOYMENT STATUS Population 16 years and over In labor force', concept: 'SELECTED ECONOMIC CHARACTERISTICS' },
+    ];
+    expect(readVariables(text)).to.deep.equal(expected);
+    for (const size of [1, 7, 4096]) expect(readVariables(...piecesOf(text, size)), `pieces of ${size} characters`).to.deep.equal(expected);
+  });
 });

@@ -71,8 +71,12 @@ export class AnswerRecorder {
   /** A recording of one attempt's answer, begun as the request goes out. */
   begin(source: string, request: Request): AnswerRecording {
     if (!this.made.has(source)) {
-      mkdirSync(join(this.folder, source), { recursive: true });
-      this.made.add(source);
+      try {
+        mkdirSync(join(this.folder, source), { recursive: true });
+        this.made.add(source);
+      } catch (error) {
+        this.failed(error, request.url); // its writes fail too, and are logged
+      }
     }
     this.count += 1;
     // The process and a count in the name: several processes may record into one folder.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCache } from '../../src/upstream/cache.ts';
@@ -112,6 +112,19 @@ describe('recording upstream answers for tests (UPSTREAM_RECORD_DIR)', () => {
     expect(readdirSync(folder)).to.deep.equal([]);
     await ask({ UPSTREAM_RECORD_DIR: folder });
     expect(index().map((recorded) => [recorded.source, recorded.url, body(recorded)])).to.deep.equal([['fred', `${fake.url}/series/search`, '{"seriess":[]}']]);
+  });
+
+  it('never fails a call when it cannot write: the folder cannot be made', async () => {
+    writeFileSync(join(folder, 'not-a-folder'), '');
+    const unwritable = new UpstreamClient({
+      sources: { FRED: { url: fake.url, key: 'k-1' } },
+      cache: new MemoryCache(),
+      recorder: new AnswerRecorder(join(folder, 'not-a-folder', 'recordings')),
+    });
+    fake.on('/series/search', json({ seriess: [] }));
+    const answer = await unwritable.getJson('fred', { path: '/series/search', key: { query: 'api_key' } });
+    await unwritable.close();
+    expect([answer.body, readdirSync(folder)]).to.deep.equal([{ seriess: [] }, ['not-a-folder']]);
   });
 
   it('leaves nothing of an answer that broke off while it streamed', async () => {

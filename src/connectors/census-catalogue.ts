@@ -13,6 +13,12 @@
  * series, and the API gives no list of the codes; the rows of the latest months do name them. So
  * such a dataset's series are the code combinations of its rows since the start of last year, each
  * a `cell_value` with those three codes as predicates.
+ *
+ * The International Database (`timeseries/idb/…`) covers the countries of the world: it names a
+ * country by `genc standard countries and areas` (GENC codes, US for the United States) and years by
+ * `YR`, not by `for=us` and `time` (Census's developer page for it). Its single-year dataset has a
+ * row per age and sex and no totals, so its variables are no series: only the five-year dataset's
+ * (a row per country and year: total population, birth and death rates, …) are searched.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
@@ -55,6 +61,12 @@ export type IndicatorPredicates = Record<(typeof INDICATOR_PREDICATES)[number], 
 /** `timeseries/eits/<survey>`: a dataset whose series are told apart by INDICATOR_PREDICATES. */
 export const isIndicatorDataset = (path: string) => path.startsWith('timeseries/eits/');
 
+/** `timeseries/idb/…`: the International Database, whose places are countries (GENC codes) and whose years are `YR`. */
+export const isInternationalDataset = (path: string) => path.startsWith('timeseries/idb/');
+
+/** Time-series datasets whose rows are not one per place and period, so none of their variables is a series. */
+const NOT_SERIES_DATASETS = new Set(['timeseries/idb/1year']);
+
 /** An indicator series in words: `STARTS, TOTAL, seasonally adjusted`. */
 export function indicatorLabel(predicates: IndicatorPredicates): string {
   const adjusted =
@@ -74,7 +86,7 @@ export function catalogueAddress(baseUrl: string): { baseUrl: string; path: stri
 
 export type CatalogueDataset = CensusDataset & { description?: string };
 
-/** One dataset of data.json, if it is a time series (one without path parts or title is skipped). */
+/** One dataset of data.json, if it is a time series with series to search (one without path parts or title is skipped). */
 export function datasetOf(entry: unknown): CatalogueDataset | undefined {
   const dataset = obj(entry);
   const parts = Array.isArray(dataset.c_dataset) ? dataset.c_dataset.filter((part): part is string => typeof part === 'string') : [];
@@ -82,10 +94,12 @@ export function datasetOf(entry: unknown): CatalogueDataset | undefined {
   if (dataset.c_isTimeseries !== true || parts.length === 0 || !title) return undefined;
   const vintage = dataset.c_vintage;
   const path = [...(typeof vintage === 'number' || typeof vintage === 'string' ? [String(vintage)] : []), ...parts].join('/');
+  if (NOT_SERIES_DATASETS.has(path)) return undefined;
   return { path, title, temporal: text(dataset.temporal), description: text(dataset.description)?.slice(0, 400) };
 }
 
-const NOT_SERIES = new Set(['for', 'in', 'ucgid', 'time', 'NAME', 'GEO_ID', 'GEONAME']);
+/** Geography, time and the International Database's year, age and sex: predicates, not series. */
+const NOT_SERIES = new Set(['for', 'in', 'ucgid', 'time', 'NAME', 'GEO_ID', 'GEONAME', 'YR', 'AGE', 'SEX']);
 
 /** One entry of variables.json, if it holds numbers (geography, time and predicate-only ones left out). */
 export function variableOf(name: string, entry: unknown): CensusVariable | undefined {

@@ -6,7 +6,9 @@
  * mean "no estimate". Ids are `census:<dataset path>/<variable>` with optional `?state=<FIPS>` and
  * `&county=<FIPS>`; an Economic Indicators series names its codes instead, sent as predicates:
  * `census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes`
- * (`get=cell_value&category_code=STARTS&…&for=us:*`). The API has no search: find_series searches
+ * (`get=cell_value&category_code=STARTS&…&for=us:*`). The International Database names the United
+ * States by its GENC code and years by `YR` (`/timeseries/idb/5year?get=NAME,POP&YR=2000:2025&for=genc
+ * standard countries and areas:US`). The API has no search: find_series searches
  * the dataset catalogue and the matching datasets' variables (./census-catalogue.ts), the series
  * listed here weighing more; when the catalogue cannot be read, Census is a failed source.
  */
@@ -17,6 +19,7 @@ import {
   INDICATOR_PREDICATES,
   indicatorLabel,
   isIndicatorDataset,
+  isInternationalDataset,
   searchVariables as searchCatalogue,
   variableSeriesId,
   type IndicatorPredicates,
@@ -80,14 +83,14 @@ export function splitId(id: string): { dataset: string; variable: string } | und
   return slash > 0 && slash < id.length - 1 ? { dataset: id.slice(0, slash), variable: id.slice(slash + 1) } : undefined;
 }
 
-/** Rows `[header, …values]` → the variable's values by year, the area's name. */
-export function parseTable(body: unknown, variable: string) {
+/** Rows `[header, …values]` → the variable's values by year (in the column `timeColumn`), the area's name. */
+export function parseTable(body: unknown, variable: string, timeColumnName = 'time') {
   if (body === null) return { name: undefined, observations: [] }; // 204: nothing matched
   if (!Array.isArray(body) || !Array.isArray(body[0])) throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered something other than a table of rows`);
   const [header, ...rows] = body as string[][];
-  const [valueColumn, timeColumn, nameColumn] = [header!.indexOf(variable), header!.indexOf('time'), header!.indexOf('NAME')];
+  const [valueColumn, timeColumn, nameColumn] = [header!.indexOf(variable), header!.indexOf(timeColumnName), header!.indexOf('NAME')];
   if (valueColumn < 0 || timeColumn < 0)
-    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without the ${valueColumn < 0 ? variable : 'time'} column`);
+    throw new UpstreamError(SOURCE, 'bad_body', `${SOURCE} answered without the ${valueColumn < 0 ? variable : timeColumnName} column`);
   return {
     name: nameColumn >= 0 ? rows[0]?.[nameColumn] : undefined,
     observations: observationsFrom(rows.map((row) => ({ period: String(row[timeColumn] ?? ''), value: valueOf(row[valueColumn]) }))),
@@ -135,6 +138,11 @@ export async function searchVariables(upstream: UpstreamClient, search: SeriesSe
   };
 }
 
+/** The International Database's first year (its countries' base years are 1950 or later). */
+export const INTERNATIONAL_FIRST_YEAR = 1950;
+/** The International Database's name for its countries, in `for=`; this connector reads the United States (GENC US). */
+const INTERNATIONAL_GEOGRAPHY = 'genc standard countries and areas';
+
 /** The `for`/`in` geography predicates of the id's dimensions: the nation, a state, or a county in a state. */
 export function geographyOf(dimensions: Record<string, string>): { for: string; in?: string } {
   if (dimensions.county && dimensions.state) return { for: `county:${dimensions.county}`, in: `state:${dimensions.state}` };
@@ -154,6 +162,11 @@ export function checkSeriesId(request: Pick<SeriesRequest, 'id' | 'dimensions'>)
       'invalid_input',
       `series_id: a census id is <dataset path>/<variable>, e.g. census:timeseries/poverty/saipe/SAEPOVRTALL_PT; got census:${request.id}`,
     );
+  if (isInternationalDataset(parts.dataset) && (request.dimensions.state !== undefined || request.dimensions.county !== undefined))
+    throw new ApiError(
+      'invalid_input',
+      `series_id: an International Database series is read for the United States as a whole, e.g. census:timeseries/idb/5year/POP; census:${request.id} names a state or county`,
+    );
   if (!isIndicatorDataset(parts.dataset)) return parts;
   const missing = INDICATOR_PREDICATES.filter((name) => request.dimensions[name] === undefined);
   if (missing.length > 0 || request.dimensions.state !== undefined)
@@ -170,14 +183,18 @@ export function checkSeriesId(request: Pick<SeriesRequest, 'id' | 'dimensions'>)
 export async function getTimeseries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const { indicator, ...parts } = checkSeriesId(request);
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
-  const time = `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}`;
-  const geography = geographyOf(request.dimensions);
+  const international = isInternationalDataset(parts.dataset);
+  // The International Database's years run to its projections (2100): without an end, they stop at this year.
+  const period = international
+    ? { YR: `${startYear ?? INTERNATIONAL_FIRST_YEAR}:${endYear ?? new Date().getUTCFullYear()}` }
+    : { time: `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}` };
+  const geography: { for: string; in?: string } = international ? { for: `${INTERNATIONAL_GEOGRAPHY}:US` } : geographyOf(request.dimensions);
   let answer;
   try {
     answer = await upstream.getJson(SOURCE, {
       path: `/${parts.dataset}`,
       // The Economic Indicators datasets have no NAME variable: they are read for the nation.
-      searchParams: { get: indicator ? parts.variable : `NAME,${parts.variable}`, ...indicator, for: geography.for, in: geography.in, time },
+      searchParams: { get: indicator ? parts.variable : `NAME,${parts.variable}`, ...indicator, for: geography.for, in: geography.in, ...period },
       key: { query: 'key' },
     });
   } catch (error) {
@@ -190,7 +207,7 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
     }
     throw error;
   }
-  const table = parseTable(answer.body, parts.variable);
+  const table = parseTable(answer.body, parts.variable, international ? 'YR' : 'time');
   const known = KNOWN_SERIES.find((series) => series.dataset === parts.dataset && series.variable === parts.variable);
   const title = indicator ? `${parts.dataset} ${indicatorLabel(indicator)}, United States` : parts.variable;
   const facts = known ? factsOf(known) : { seriesId: formatSeriesId(SOURCE, request.id), title, url: datasetUrl(parts.dataset) };

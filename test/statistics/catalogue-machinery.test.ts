@@ -70,8 +70,8 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
     // The three best datasets' variable lists were asked for; the two that answer 404 are left out, the search still answers.
     const asked = stats.fake.hits.filter((hit) => hit.path.endsWith('/variables.json')).map((hit) => hit.path);
     expect(asked.sort()).to.deep.equal([
-      '/census/timeseries/idb/1year/variables.json',
       '/census/timeseries/idb/5year/variables.json',
+      '/census/timeseries/intltrade/exports/naics/variables.json',
       '/census/timeseries/poverty/saipe/variables.json',
     ]);
     expect(stats.fake.hitsOn('/census.json')[0]!.query.get('key')).to.equal('test-census-key');
@@ -132,6 +132,42 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
       'us:*',
       'from 2025',
     ]);
+  });
+
+  it('Census: "total population United States" reads the International Database by five-year groups, and get_series asks it for the United States by GENC code and years by YR', async () => {
+    // The real dataset list; the International Database's variable list and rows are hand-made, shaped as Census's developer
+    // page for it documents its calls (`for=genc standard countries and areas:…`, `YR=2023:2033`).
+    stats.fake.on('/census.json', recorded('census', 'data-json-catalogue-excerpt.json'));
+    stats.on('census', '/timeseries/idb/5year/variables.json', own('census', 'hand-made-idb-5year-variables.json'));
+    const result = await stats.charged('find_series', { query: 'total population United States', sources: ['census'], limit: 2 });
+    expectCharged(result);
+    expect(ids(result)[0]).to.equal('census:timeseries/idb/5year/POP');
+    expect(result.answer.body.records[0].title).to.equal('Total population, United States');
+    // Its single-year dataset (a row per age and sex) is not searched: its list was never asked for.
+    expect(stats.fake.hits.filter((hit) => hit.path.endsWith('/variables.json')).map((hit) => hit.path)).to.not.include(
+      '/census/timeseries/idb/1year/variables.json',
+    );
+
+    stats.on('census', '/timeseries/idb/5year', own('census', 'hand-made-idb-5year-pop-us.json'));
+    const series = await stats.charged('get_series', { series_id: ids(result)[0], start: '2021', end: '2023' });
+    expectCharged(series);
+    expect(series.answer.body.records[0].data.observations).to.deep.equal([
+      { period: '2021', date: '2021-01-01', value: 331900000 },
+      { period: '2022', date: '2022-01-01', value: 333300000 },
+      { period: '2023', date: '2023-01-01', value: 334914895 },
+    ]);
+    await stats.charged('get_series', { series_id: ids(result)[0] });
+    const [ranged, whole] = stats.hits('census', '/timeseries/idb/5year').map((hit) => hit.query);
+    expect([ranged, whole].map((query) => ['get', 'for', 'YR', 'time'].map((name) => query!.get(name)))).to.deep.equal([
+      ['NAME,POP', 'genc standard countries and areas:US', '2021:2023', null],
+      // Without an end, the years stop at this one: the database's later years are projections.
+      ['NAME,POP', 'genc standard countries and areas:US', `1950:${new Date().getUTCFullYear()}`, null],
+    ]);
+    const state = await stats.charged('get_series', { series_id: 'census:timeseries/idb/5year/POP?state=06' });
+    expectNotCharged(state, 400, 'invalid_input');
+    expect(state.answer.body.error.message).to.equal(
+      'series_id: an International Database series is read for the United States as a whole, e.g. census:timeseries/idb/5year/POP; census:timeseries/idb/5year/POP names a state or county',
+    );
   });
 
   it('Census: an Economic Indicators id without its three codes is a 400 naming series_id, unsent and at no cost: its rows would mix every series', async () => {

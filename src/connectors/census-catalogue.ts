@@ -14,11 +14,13 @@
  * such a dataset's series are the code combinations of its rows since the start of last year, each
  * a `cell_value` with those three codes as predicates.
  *
- * The International Database (`timeseries/idb/…`) covers the countries of the world: it names a
- * country by `genc standard countries and areas` (GENC codes, US for the United States) and years by
- * `YR`, not by `for=us` and `time` (Census's developer page for it). Its single-year dataset has a
- * row per age and sex and no totals, so its variables are no series: only the five-year dataset's
- * (a row per country and year: total population, birth and death rates, …) are searched.
+ * How get_series asks a dataset for its rows is read from the dataset too: the levels of its
+ * `geography.json` (`us`, or the International Database's `genc standard countries and areas`, or
+ * none for a dataset whose rows are national already) and the time variable its `variables.json`
+ * names (`time`, or the International Database's `YR`). The International Database's single-year
+ * dataset has a row per age and sex and no totals, so its variables are no series: only the
+ * five-year dataset's (a row per country and year: total population, birth and death rates, …) are
+ * searched.
  */
 import type { UpstreamClient } from '../upstream/client.ts';
 import { UpstreamError } from '../upstream/errors.ts';
@@ -60,9 +62,6 @@ export type IndicatorPredicates = Record<(typeof INDICATOR_PREDICATES)[number], 
 
 /** `timeseries/eits/<survey>`: a dataset whose series are told apart by INDICATOR_PREDICATES. */
 export const isIndicatorDataset = (path: string) => path.startsWith('timeseries/eits/');
-
-/** `timeseries/idb/…`: the International Database, whose places are countries (GENC codes) and whose years are `YR`. */
-export const isInternationalDataset = (path: string) => path.startsWith('timeseries/idb/');
 
 /** Time-series datasets whose rows are not one per place and period, so none of their variables is a series. */
 const NOT_SERIES_DATASETS = new Set(['timeseries/idb/1year']);
@@ -110,6 +109,12 @@ export function variableOf(name: string, entry: unknown): CensusVariable | undef
   return { name, label: label.replace(/!!/g, ' ').replace(/:(?=\s|$)/g, ''), concept: text(variable.concept) };
 }
 
+/** What a dataset's variables.json says: its series (the variables that hold numbers) and the names of all its variables. */
+export interface DatasetVariables {
+  series: CensusVariable[];
+  names: ReadonlySet<string>;
+}
+
 /** Where a catalogue answer's entries are (a path of JsonItems), and what one of them gives. */
 interface Shape<T> {
   path: string;
@@ -117,6 +122,10 @@ interface Shape<T> {
 }
 const DATASETS: Shape<CatalogueDataset> = { path: '$.dataset.*', entryOf: (entry) => datasetOf(entry) };
 const VARIABLES: Shape<CensusVariable> = { path: '$.variables.*', entryOf: (entry, name) => variableOf(String(name), entry) };
+const VARIABLE_ENTRIES: Shape<{ name: string; series?: CensusVariable }> = {
+  path: '$.variables.*',
+  entryOf: (entry, name) => ({ name: String(name), series: variableOf(String(name), entry) }),
+};
 
 /** A taker of JsonItems values that keeps, in `entries`, what the shape makes of each. */
 function collecting<T>(shape: Shape<T>, entries: T[]) {
@@ -179,12 +188,23 @@ export function datasetList(upstream: UpstreamClient): Promise<DatasetList> {
 }
 
 /** A dataset's variables, read once and kept. */
-export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<CensusVariable[]> {
-  return catalogue(
-    upstream,
-    `${SOURCE}:variables:${dataset}`,
-    async (shared) => (await readEntries(shared, VARIABLES, { path: `/${dataset}/variables.json` })).entries,
-  );
+export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<DatasetVariables> {
+  return catalogue(upstream, `${SOURCE}:variables:${dataset}`, async (shared) => {
+    const { entries } = await readEntries(shared, VARIABLE_ENTRIES, { path: `/${dataset}/variables.json` });
+    return { series: entries.flatMap((entry) => entry.series ?? []), names: new Set(entries.map((entry) => entry.name)) };
+  });
+}
+
+/**
+ * The names of a dataset's geography levels (`geography.json`: `{"fips": [{"name": "us", "geoLevelDisplay": "010", …}, …]}`),
+ * read once and kept: `us`, `state`, `county`, or the International Database's `genc standard countries and areas`.
+ */
+export function geographyLevelsOf(upstream: UpstreamClient, dataset: string): Promise<string[]> {
+  return catalogue(upstream, `${SOURCE}:geography:${dataset}`, async (shared) => {
+    const answer = await shared.getJson(SOURCE, { path: `/${dataset}/geography.json`, key: { query: 'key' } });
+    const levels = obj(answer.body).fips;
+    return Array.isArray(levels) ? levels.flatMap((level) => text(obj(level).name) ?? []) : [];
+  });
 }
 
 const SERIES_ID_CODE = /^[^&=?\s]+$/;
@@ -236,7 +256,7 @@ export async function searchVariables(
   const catalogue = await datasetList(upstream);
   const datasets = catalogue.index.find(topic, DATASETS_PER_SEARCH).map((match) => catalogue.datasets.get(match.id)!);
   // A dataset whose variable list cannot be read is left out; only when all fail is Census a failed source.
-  const seriesOf = (path: string) => (isIndicatorDataset(path) ? indicatorSeriesOf(upstream, path) : variablesOf(upstream, path));
+  const seriesOf = async (path: string) => (isIndicatorDataset(path) ? indicatorSeriesOf(upstream, path) : (await variablesOf(upstream, path)).series);
   const settled = await Promise.allSettled(datasets.map(async (dataset) => (await seriesOf(dataset.path)).map((variable) => ({ dataset, variable }))));
   const failure = settled.find((outcome) => outcome.status === 'rejected');
   if (failure && settled.every((outcome) => outcome.status === 'rejected')) throw failure.reason;

@@ -6,9 +6,10 @@
  * mean "no estimate". Ids are `census:<dataset path>/<variable>` with optional `?state=<FIPS>` and
  * `&county=<FIPS>`; an Economic Indicators series names its codes instead, sent as predicates:
  * `census:timeseries/eits/resconst/cell_value?category_code=STARTS&data_type_code=TOTAL&seasonally_adj=yes`
- * (`get=cell_value&category_code=STARTS&…&for=us:*`). The International Database names the United
- * States by its GENC code and years by `YR` (`/timeseries/idb/5year?get=NAME,POP&YR=2000:2025&for=genc
- * standard countries and areas:US`). The API has no search: find_series searches
+ * (`get=cell_value&category_code=STARTS&…&for=us:*`). A dataset's own variables and geography levels
+ * say how it is asked: the International Database names the United States by its GENC code and years
+ * by `YR` (`/timeseries/idb/5year?get=NAME,POP&YR=2000:2025&for=genc standard countries and areas:US`),
+ * and a dataset without a NAME variable or a `us` level is asked without them. The API has no search: find_series searches
  * the dataset catalogue and the matching datasets' variables (./census-catalogue.ts), the series
  * listed here weighing more; when the catalogue cannot be read, Census is a failed source.
  */
@@ -18,9 +19,10 @@ import { UpstreamError } from '../upstream/errors.ts';
 import {
   INDICATOR_PREDICATES,
   indicatorLabel,
+  geographyLevelsOf,
   isIndicatorDataset,
-  isInternationalDataset,
   searchVariables as searchCatalogue,
+  variablesOf,
   variableSeriesId,
   type IndicatorPredicates,
 } from './census-catalogue.ts';
@@ -138,10 +140,19 @@ export async function searchVariables(upstream: UpstreamClient, search: SeriesSe
   };
 }
 
-/** The International Database's first year (its countries' base years are 1950 or later). */
-export const INTERNATIONAL_FIRST_YEAR = 1950;
-/** The International Database's name for its countries, in `for=`; this connector reads the United States (GENC US). */
-const INTERNATIONAL_GEOGRAPHY = 'genc standard countries and areas';
+/** The first year asked of a dataset whose years are `YR` (the International Database: its countries' base years are 1950 or later). */
+export const YR_FIRST_YEAR = 1950;
+/** The International Database's level of countries, in `for=`; this connector reads the United States (GENC US). */
+const COUNTRIES_LEVEL = 'genc standard countries and areas';
+
+/**
+ * How a dataset is asked for the nation, from its geography levels: `us`, the United States among the
+ * countries, or no `for` when it has neither (its rows are national). Levels that could not be read: `us`.
+ */
+export function nationalFor(levels: readonly string[] | undefined): string | undefined {
+  if (levels === undefined || levels.includes('us')) return 'us:*';
+  return levels.includes(COUNTRIES_LEVEL) ? `${COUNTRIES_LEVEL}:US` : undefined;
+}
 
 /** The `for`/`in` geography predicates of the id's dimensions: the nation, a state, or a county in a state. */
 export function geographyOf(dimensions: Record<string, string>): { for: string; in?: string } {
@@ -162,11 +173,6 @@ export function checkSeriesId(request: Pick<SeriesRequest, 'id' | 'dimensions'>)
       'invalid_input',
       `series_id: a census id is <dataset path>/<variable>, e.g. census:timeseries/poverty/saipe/SAEPOVRTALL_PT; got census:${request.id}`,
     );
-  if (isInternationalDataset(parts.dataset) && (request.dimensions.state !== undefined || request.dimensions.county !== undefined))
-    throw new ApiError(
-      'invalid_input',
-      `series_id: an International Database series is read for the United States as a whole, e.g. census:timeseries/idb/5year/POP; census:${request.id} names a state or county`,
-    );
   if (!isIndicatorDataset(parts.dataset)) return parts;
   const missing = INDICATOR_PREDICATES.filter((name) => request.dimensions[name] === undefined);
   if (missing.length > 0 || request.dimensions.state !== undefined)
@@ -183,18 +189,35 @@ export function checkSeriesId(request: Pick<SeriesRequest, 'id' | 'dimensions'>)
 export async function getTimeseries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const { indicator, ...parts } = checkSeriesId(request);
   const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
-  const international = isInternationalDataset(parts.dataset);
+  // What the dataset says of itself, read once and kept (./census-catalogue.ts); what could not be read is taken to be the usual:
+  // a NAME variable, years in `time`, a `us` level. The Economic Indicators datasets are read for the nation, without NAME.
+  const [names, levels] = indicator
+    ? [new Set<string>(), undefined]
+    : await Promise.all([
+        variablesOf(upstream, parts.dataset).then(
+          (variables) => variables.names,
+          () => undefined,
+        ),
+        geographyLevelsOf(upstream, parts.dataset).catch(() => undefined),
+      ]);
+  const byYr = names?.has('YR') === true && !names.has('time');
   // The International Database's years run to its projections (2100): without an end, they stop at this year.
-  const period = international
-    ? { YR: `${startYear ?? INTERNATIONAL_FIRST_YEAR}:${endYear ?? new Date().getUTCFullYear()}` }
+  const period = byYr
+    ? { YR: `${startYear ?? YR_FIRST_YEAR}:${endYear ?? new Date().getUTCFullYear()}` }
     : { time: `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}` };
-  const geography: { for: string; in?: string } = international ? { for: `${INTERNATIONAL_GEOGRAPHY}:US` } : geographyOf(request.dimensions);
+  const level = request.dimensions.county ? 'county' : request.dimensions.state ? 'state' : undefined;
+  if (level && levels && !levels.includes(level))
+    throw new ApiError(
+      'invalid_input',
+      `series_id: census:${parts.dataset} has no ${level} level (its levels: ${levels.join(', ') || 'none'}); ask for its series without state or county`,
+    );
+  const geography = level ? geographyOf(request.dimensions) : { for: nationalFor(levels), in: undefined };
+  const askName = names === undefined || names.has('NAME');
   let answer;
   try {
     answer = await upstream.getJson(SOURCE, {
       path: `/${parts.dataset}`,
-      // The Economic Indicators datasets have no NAME variable: they are read for the nation.
-      searchParams: { get: indicator ? parts.variable : `NAME,${parts.variable}`, ...indicator, for: geography.for, in: geography.in, ...period },
+      searchParams: { get: askName ? `NAME,${parts.variable}` : parts.variable, ...indicator, for: geography.for, in: geography.in, ...period },
       key: { query: 'key' },
     });
   } catch (error) {
@@ -207,7 +230,7 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
     }
     throw error;
   }
-  const table = parseTable(answer.body, parts.variable, international ? 'YR' : 'time');
+  const table = parseTable(answer.body, parts.variable, byYr ? 'YR' : 'time');
   const known = KNOWN_SERIES.find((series) => series.dataset === parts.dataset && series.variable === parts.variable);
   const title = indicator ? `${parts.dataset} ${indicatorLabel(indicator)}, United States` : parts.variable;
   const facts = known ? factsOf(known) : { seriesId: formatSeriesId(SOURCE, request.id), title, url: datasetUrl(parts.dataset) };
@@ -217,7 +240,7 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
       ...facts,
       seriesId: formatSeriesId(SOURCE, request.id, indicator ?? { state: request.dimensions.state, county: request.dimensions.county }),
       title: national ? facts.title : `${facts.title.replace(/, United States$/, '')}, ${table.name ?? geography.for}`,
-      geography: table.name ?? facts.geography,
+      geography: table.name ?? facts.geography ?? (national ? 'United States' : undefined),
       countryCode: 'USA',
       observations: withinPeriod(table.observations, request.start, request.end),
       notes: [],

@@ -56,10 +56,25 @@ export const getSeries: ToolHandler<GetSeriesArgs, GetSeriesData, ToolContext> =
     if (!connector.perCountry)
       throw new ApiError('invalid_input', `country: ${source} series are not per country; country applies to world-bank, imf, owid, oecd and eurostat`);
   }
+  // A connector may find the input wrong only once the source has told it something (a Census dataset without the level asked):
+  // that is the caller's error, a 400 that costs nothing, not a failure of the source.
+  let refusal: ApiError | undefined;
   const fan = await fanOut<FetchedSeries>(
-    [{ source, run: () => connector.fetch(context.upstream, { id, dimensions, start: args.start, end: args.end, country }) }],
-    (failed, error) => context.logger.error({ err: error, source: failed }, 'connector failed unexpectedly'),
+    [
+      {
+        source,
+        run: () =>
+          connector.fetch(context.upstream, { id, dimensions, start: args.start, end: args.end, country }).catch((error: unknown) => {
+            if (error instanceof ApiError && error.code === 'invalid_input') refusal = error;
+            throw error;
+          }),
+      },
+    ],
+    (failed, error) => {
+      if (error !== refusal) context.logger.error({ err: error, source: failed }, 'connector failed unexpectedly');
+    },
   );
+  if (refusal) throw refusal;
   const answer = fan.answered[0]?.value;
   if (!answer) return assemble(fan, [], '');
   for (const failure of answer.failures ?? []) fan.failed.push({ source, error: failure });

@@ -148,6 +148,8 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
       '/census/timeseries/idb/1year/variables.json',
     );
 
+    // Its geography levels: its countries, no `us`.
+    stats.on('census', '/timeseries/idb/5year/geography.json', own('census', 'hand-made-idb-5year-geography.json'));
     stats.on('census', '/timeseries/idb/5year', own('census', 'hand-made-idb-5year-pop-us.json'));
     const series = await stats.charged('get_series', { series_id: ids(result)[0], start: '2021', end: '2023' });
     expectCharged(series);
@@ -166,8 +168,26 @@ describeOnEachEngine('find_series over hand-made OECD and Census catalogues (the
     const state = await stats.charged('get_series', { series_id: 'census:timeseries/idb/5year/POP?state=06' });
     expectNotCharged(state, 400, 'invalid_input');
     expect(state.answer.body.error.message).to.equal(
-      'series_id: an International Database series is read for the United States as a whole, e.g. census:timeseries/idb/5year/POP; census:timeseries/idb/5year/POP names a state or county',
+      'series_id: census:timeseries/idb/5year has no state level (its levels: genc standard countries and areas); ask for its series without state or county',
     );
+    expect(stats.hits('census', '/timeseries/idb/5year')).to.have.length(2);
+  });
+
+  it('Census: a dataset is asked as its own variables and geography levels say: without NAME or `for` when it has neither', async () => {
+    // A hand-made dataset whose rows are national already: no NAME variable, no geography level.
+    const dataset = '/timeseries/hand-made/national';
+    stats.on('census', `${dataset}/variables.json`, {
+      body: JSON.stringify({ variables: { time: { label: 'Time', predicateType: 'datetime' }, VALUE: { label: 'Value', predicateType: 'int' } } }),
+      contentType: 'application/json',
+    });
+    stats.on('census', `${dataset}/geography.json`, { body: '{"fips":[]}', contentType: 'application/json' });
+    stats.on('census', dataset, { body: '[["VALUE","time"],["5","2023"],["6","2024"]]', contentType: 'application/json' });
+    const series = await stats.charged('get_series', { series_id: 'census:timeseries/hand-made/national/VALUE', start: '2023' });
+    expectCharged(series);
+    const data = series.answer.body.records[0].data;
+    expect([data.geography, data.observations.map((observation: { value: number }) => observation.value)]).to.deep.equal(['United States', [5, 6]]);
+    const asked = stats.hits('census', dataset)[0]!.query;
+    expect(['get', 'for', 'time'].map((name) => asked.get(name))).to.deep.equal(['VALUE', null, 'from 2023']);
   });
 
   it('Census: an Economic Indicators id without its three codes is a 400 naming series_id, unsent and at no cost: its rows would mix every series', async () => {

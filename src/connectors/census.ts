@@ -186,38 +186,53 @@ export function checkSeriesId(request: Pick<SeriesRequest, 'id' | 'dimensions'>)
   return { ...parts, indicator };
 }
 
+/** How a dataset is asked for its rows: with NAME or not, its years in `time` or `YR`, and the levels of its geography. */
+interface Asking {
+  name: boolean;
+  timeVariable: 'time' | 'YR';
+  /** Undefined when they could not be read: `us`, `state` and `county` are then assumed, as most datasets have them. */
+  levels?: readonly string[];
+}
+
+/**
+ * What the dataset says of itself (its variables and geography levels, read once and kept: ./census-catalogue.ts); what could
+ * not be read is taken to be the usual: a NAME variable, years in `time`. The Economic Indicators datasets are read for the
+ * nation, without NAME.
+ */
+async function askingOf(upstream: UpstreamClient, dataset: string, indicator: IndicatorPredicates | undefined): Promise<Asking> {
+  if (indicator) return { name: false, timeVariable: 'time' };
+  const [names, levels] = await Promise.all([
+    variablesOf(upstream, dataset).then(
+      (variables) => variables.names,
+      () => undefined,
+    ),
+    geographyLevelsOf(upstream, dataset).catch(() => undefined),
+  ]);
+  return { name: names?.has('NAME') ?? true, timeVariable: names?.has('YR') && !names.has('time') ? 'YR' : 'time', levels };
+}
+
+/** The years asked: `time=from … to …`, or `YR=…:…` (the International Database, whose years run to its projections in 2100: without an end, up to this one). */
+function periodOf(timeVariable: Asking['timeVariable'], startYear: string | undefined, endYear: string | undefined): Record<string, string> {
+  if (timeVariable === 'YR') return { YR: `${startYear ?? YR_FIRST_YEAR}:${endYear ?? new Date().getUTCFullYear()}` };
+  return { time: `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}` };
+}
+
 export async function getTimeseries(upstream: UpstreamClient, request: SeriesRequest): Promise<FetchedSeries> {
   const { indicator, ...parts } = checkSeriesId(request);
-  const [startYear, endYear] = [request.start?.slice(0, 4), request.end?.slice(0, 4)];
-  // What the dataset says of itself, read once and kept (./census-catalogue.ts); what could not be read is taken to be the usual:
-  // a NAME variable, years in `time`, a `us` level. The Economic Indicators datasets are read for the nation, without NAME.
-  const [names, levels] = indicator
-    ? [new Set<string>(), undefined]
-    : await Promise.all([
-        variablesOf(upstream, parts.dataset).then(
-          (variables) => variables.names,
-          () => undefined,
-        ),
-        geographyLevelsOf(upstream, parts.dataset).catch(() => undefined),
-      ]);
-  const byYr = names?.has('YR') === true && !names.has('time');
-  // The International Database's years run to its projections (2100): without an end, they stop at this year.
-  const period = byYr
-    ? { YR: `${startYear ?? YR_FIRST_YEAR}:${endYear ?? new Date().getUTCFullYear()}` }
-    : { time: `from ${startYear ?? '1900'}${endYear ? ` to ${endYear}` : ''}` };
+  const asking = await askingOf(upstream, parts.dataset, indicator);
   const level = request.dimensions.county ? 'county' : request.dimensions.state ? 'state' : undefined;
-  if (level && levels && !levels.includes(level))
+  if (level && asking.levels && !asking.levels.includes(level))
     throw new ApiError(
       'invalid_input',
-      `series_id: census:${parts.dataset} has no ${level} level (its levels: ${levels.join(', ') || 'none'}); ask for its series without state or county`,
+      `series_id: census:${parts.dataset} has no ${level} level (its levels: ${asking.levels.join(', ') || 'none'}); ask for its series without state or county`,
     );
-  const geography = level ? geographyOf(request.dimensions) : { for: nationalFor(levels), in: undefined };
-  const askName = names === undefined || names.has('NAME');
+  const geography = level ? geographyOf(request.dimensions) : { for: nationalFor(asking.levels), in: undefined };
+  const period = periodOf(asking.timeVariable, request.start?.slice(0, 4), request.end?.slice(0, 4));
   let answer;
   try {
     answer = await upstream.getJson(SOURCE, {
       path: `/${parts.dataset}`,
-      searchParams: { get: askName ? `NAME,${parts.variable}` : parts.variable, ...indicator, for: geography.for, in: geography.in, ...period },
+      searchParams: { get: asking.name ? `NAME,${parts.variable}` : parts.variable, ...indicator, for: geography.for, in: geography.in, ...period },
       key: { query: 'key' },
     });
   } catch (error) {
@@ -230,7 +245,7 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
     }
     throw error;
   }
-  const table = parseTable(answer.body, parts.variable, byYr ? 'YR' : 'time');
+  const table = parseTable(answer.body, parts.variable, asking.timeVariable);
   const known = KNOWN_SERIES.find((series) => series.dataset === parts.dataset && series.variable === parts.variable);
   const title = indicator ? `${parts.dataset} ${indicatorLabel(indicator)}, United States` : parts.variable;
   const facts = known ? factsOf(known) : { seriesId: formatSeriesId(SOURCE, request.id), title, url: datasetUrl(parts.dataset) };

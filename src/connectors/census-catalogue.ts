@@ -121,8 +121,7 @@ interface Shape<T> {
   entryOf: (entry: unknown, key: string | number | undefined) => T | undefined;
 }
 const DATASETS: Shape<CatalogueDataset> = { path: '$.dataset.*', entryOf: (entry) => datasetOf(entry) };
-const VARIABLES: Shape<CensusVariable> = { path: '$.variables.*', entryOf: (entry, name) => variableOf(String(name), entry) };
-const VARIABLE_ENTRIES: Shape<{ name: string; series?: CensusVariable }> = {
+const VARIABLES: Shape<{ name: string; series?: CensusVariable }> = {
   path: '$.variables.*',
   entryOf: (entry, name) => ({ name: String(name), series: variableOf(String(name), entry) }),
 };
@@ -142,7 +141,7 @@ export function readDatasets(...pieces: string[]): CatalogueDataset[] {
 
 /** variables.json's text, in pieces → the variables that hold numbers. */
 export function readVariables(...pieces: string[]): CensusVariable[] {
-  return readWhole(VARIABLES, pieces);
+  return readWhole(VARIABLES, pieces).flatMap((entry) => entry.series ?? []);
 }
 
 function readWhole<T>(shape: Shape<T>, pieces: string[]): T[] {
@@ -190,7 +189,7 @@ export function datasetList(upstream: UpstreamClient): Promise<DatasetList> {
 /** A dataset's variables, read once and kept. */
 export function variablesOf(upstream: UpstreamClient, dataset: string): Promise<DatasetVariables> {
   return catalogue(upstream, `${SOURCE}:variables:${dataset}`, async (shared) => {
-    const { entries } = await readEntries(shared, VARIABLE_ENTRIES, { path: `/${dataset}/variables.json` });
+    const { entries } = await readEntries(shared, VARIABLES, { path: `/${dataset}/variables.json` });
     return { series: entries.flatMap((entry) => entry.series ?? []), names: new Set(entries.map((entry) => entry.name)) };
   });
 }

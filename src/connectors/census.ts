@@ -146,19 +146,15 @@ export const YR_FIRST_YEAR = 1950;
 const COUNTRIES_LEVEL = 'genc standard countries and areas';
 
 /**
- * How a dataset is asked for the nation, from its geography levels: `us`, the United States among the
- * countries, or no `for` when it has neither (its rows are national). Levels that could not be read: `us`.
+ * The `for`/`in` geography predicates of the id's dimensions: a county in a state, a state, or the nation. The nation is asked
+ * as the dataset's geography levels say: `us`, the United States among the countries, or no `for` when it has neither (its rows
+ * are national). Levels that could not be read: `us`.
  */
-export function nationalFor(levels: readonly string[] | undefined): string | undefined {
-  if (levels === undefined || levels.includes('us')) return 'us:*';
-  return levels.includes(COUNTRIES_LEVEL) ? `${COUNTRIES_LEVEL}:US` : undefined;
-}
-
-/** The `for`/`in` geography predicates of the id's dimensions: the nation, a state, or a county in a state. */
-export function geographyOf(dimensions: Record<string, string>): { for: string; in?: string } {
+export function geographyOf(dimensions: Record<string, string>, levels?: readonly string[]): { for?: string; in?: string } {
   if (dimensions.county && dimensions.state) return { for: `county:${dimensions.county}`, in: `state:${dimensions.state}` };
   if (dimensions.state) return { for: `state:${dimensions.state}` };
-  return { for: 'us:*' };
+  if (levels === undefined || levels.includes('us')) return { for: 'us:*' };
+  return levels.includes(COUNTRIES_LEVEL) ? { for: `${COUNTRIES_LEVEL}:US` } : {};
 }
 
 /**
@@ -226,7 +222,7 @@ export async function getTimeseries(upstream: UpstreamClient, request: SeriesReq
       'invalid_input',
       `series_id: census:${parts.dataset} has no ${level} level (its levels: ${asking.levels.join(', ') || 'none'}); ask for its series without state or county`,
     );
-  const geography = level ? geographyOf(request.dimensions) : { for: nationalFor(asking.levels), in: undefined };
+  const geography = geographyOf(request.dimensions, asking.levels);
   const period = periodOf(asking.timeVariable, request.start?.slice(0, 4), request.end?.slice(0, 4));
   let answer;
   try {
